@@ -1,0 +1,39 @@
+"""One `Settings` for the whole server, read from `DOMINO_*` environment variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEVELOPMENT_SECRET = "development-only-secret-change-me"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DOMINO_", extra="ignore")
+
+    # "development" accepts the embedded secret; anything else demands a real one.
+    mode: str = "development"
+    database_url: str = f"sqlite+aiosqlite:///{Path.cwd() / 'domino.db'}"
+    redis_url: str = ""  # empty: the in-process store
+    redis_prefix: str = "domino"
+    secret_key: str = DEVELOPMENT_SECRET
+    token_seconds: int = 7 * 24 * 3600
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # How often each process looks for expired turn deadlines and unwritten results.
+    sweep_seconds: float = 0.25
+
+    @model_validator(mode="after")
+    def _refuse_default_secret(self) -> Settings:
+        if self.mode != "development" and self.secret_key == DEVELOPMENT_SECRET:
+            raise ValueError("DOMINO_SECRET_KEY must be set outside development mode")
+        return self
+
+    @property
+    def embedded_store(self) -> bool:
+        return not self.redis_url
+
+
+settings = Settings()

@@ -1,0 +1,56 @@
+"""Rating gains of RULES.md §1.9 and §9: exact arithmetic, halves rounded up."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+Number = int | Fraction
+
+
+def round_half_up(x: Number | str) -> int:
+    """Nearest integer, halves going up: 7.5 -> 8, 8.5 -> 9, -0.5 -> 0.
+
+    Python's built-in `round` rounds halves to even (round(8.5) == 8) and is wrong here.
+    """
+    return math.floor(Fraction(x) + Fraction(1, 2))
+
+
+def game_gain(account: Number) -> int:
+    """A non-goat's gain when a game finishes normally: max(1, [(100 - S) / 10])."""
+    return max(1, round_half_up((100 - Fraction(account)) / 10))
+
+
+def timeout_gain(timed_out_account: Number, own_account: Number) -> int:
+    """Gain of a player whose opponent timed out: max(1, [(T - S) / 10])."""
+    return max(1, round_half_up((Fraction(timed_out_account) - Fraction(own_account)) / 10))
+
+
+def goat_gains(accounts: list[int], goats: list[int]) -> list[int]:
+    """Gains of a Goat game that ended at 101: goats gain 0, the others `game_gain`."""
+    return [0 if seat in goats else game_gain(acc) for seat, acc in enumerate(accounts)]
+
+
+def timeout_gains(accounts: list[int], timed_out: int) -> list[int]:
+    """Gains of a game interrupted by `timed_out`: he gains 0, the others `timeout_gain`."""
+    t = accounts[timed_out]
+    return [0 if seat == timed_out else timeout_gain(t, acc) for seat, acc in enumerate(accounts)]
+
+
+def higher_wins_gains(scores: list[int], winners: list[int], target: int) -> list[int]:
+    """RULES.md §9 for "higher wins" variants: S = 100 * (winner - own) / target."""
+    best = max(scores)
+    return [
+        game_gain(0) if seat in winners else game_gain(Fraction(100 * (best - s), target))
+        for seat, s in enumerate(scores)
+    ]
+
+
+def lower_wins_gains(totals: list[int], winners: list[int]) -> list[int]:
+    """RULES.md §9 for "lower wins" variants (Mexican Train)."""
+    best, worst = min(totals), max(totals)
+    span = max(1, worst - best)
+    return [
+        game_gain(0) if seat in winners else game_gain(Fraction(100 * (t - best), span))
+        for seat, t in enumerate(totals)
+    ]
