@@ -1,0 +1,66 @@
+"""Classic draw dominoes, RULES.md §2."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from app.engine.game import Game
+from app.engine.rating import higher_wins_gains
+from app.engine.scoring import classic_hand_points, classic_round_credits
+from app.engine.tiles import Tile
+
+
+class Classic(Game):
+    variant: ClassVar[str] = "classic"
+
+    def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
+        super().__init__(players, options, seed)
+        self.totals = [0] * players
+
+    def hand_size(self) -> int:
+        return 7 if self.players == 2 else 5
+
+    def lead_for_round(self) -> tuple[int, Tile | None]:
+        # 6-6, then the next highest double, then the highest tile, every round.
+        return self.first_held(list(reversed(self.doubles())) + list(self.by_value()))
+
+    def hand_points(self, hand: Sequence[Tile]) -> int:
+        return classic_hand_points(hand)
+
+    def settle_round(self, kind: str, by: int, points: list[int]) -> list[int]:
+        credited = classic_round_credits(points, kind, by)
+        self.totals = [s + c for s, c in zip(self.totals, credited, strict=True)]
+        return credited
+
+    def final_scores(self) -> list[int]:
+        return list(self.totals)
+
+    def standings_view(self, seat: int) -> dict[str, Any]:
+        return {"account": self.totals[seat], "opened": True, "remembered": 0}
+
+    def standings_record(self) -> dict[str, Any]:
+        return {"scores": list(self.totals)}
+
+    def game_over(self) -> dict[str, Any] | None:
+        target = self.options["target"]
+        best = max(self.totals)
+        if best < target:
+            return None
+        winners = [s for s, score in enumerate(self.totals) if score == best]
+        return {
+            "reason": "target",
+            "losers": [s for s in range(self.players) if s not in winners],
+            "winners": winners,
+            "final": list(self.totals),
+            "rating": higher_wins_gains(self.totals, winners, target),
+        }
+
+    def extra_view(self) -> dict[str, Any]:
+        return {"carry": 0, "target": self.options["target"]}
+
+    def state_extra(self) -> dict[str, Any]:
+        return {"scores": list(self.totals)}
+
+    def load_extra(self, data: dict[str, Any]) -> None:
+        self.totals = list(data["scores"])

@@ -1,0 +1,502 @@
+"""The shared mechanics of the two-ended draw games (Goat, Classic).
+
+A `Game` is a plain, deterministic state machine: `play()` applies one tile placement and
+then performs every forced draw and knock until somebody must place a tile again, the round
+ends or the game ends. Variants subclass it and say only what differs (deal size, redeal,
+who leads, the fish, scoring).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, NamedTuple
+
+from app.engine.errors import IllegalMove
+from app.engine.rating import timeout_gains
+from app.engine.shuffle import commitment, deal
+from app.engine.tiles import Tile, full_set, parse_tile, value_order
+
+RECORD_FORMAT = "domino-record/1"
+LEFT, RIGHT = "left", "right"
+ENDS = (LEFT, RIGHT)
+Event = dict[str, Any]
+
+
+class Move(NamedTuple):
+    tile: Tile
+    end: str | None  # None on a lead
+
+    def __str__(self) -> str:
+        return f"{self.tile}@{self.end}" if self.end else str(self.tile)
+
+
+class Game(ABC):
+    """One game at one table: rounds, the line of play, hands, bazaar, standings."""
+
+    variant: ClassVar[str]
+    max_pip: ClassVar[int] = 6
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.status = "playing"
+        self.round = -1
+        self.attempt = 0
+        self.hands: list[list[Tile]] = [[] for _ in range(players)]
+        self.bazaar: list[Tile] = []
+        # The line of play, left to right: (tile, number shown on its left, on its right).
+        self.chain: list[tuple[Tile, int, int]] = []
+        self.left: int | None = None
+        self.right: int | None = None
+        self.turn: int | None = None
+        self.required_lead: Tile | None = None
+        self.last_placer: int | None = None
+        self.awaiting_deal = False
+        # Per round: dealt hands, bazaar, moves, and once over its end and the standings.
+        self.rounds: list[dict[str, Any]] = []
+        self.timed_out: dict[str, int] | None = None
+        self.result: dict[str, Any] | None = None
+        self._on_table = [0] * (self.max_pip + 1)  # non-doubles on the table per number
+
+    # ----------------------------------------------------------------- variant hooks
+    @abstractmethod
+    def hand_size(self) -> int:
+        ...
+
+    def needs_redeal(self, hands: Sequence[Sequence[Tile]]) -> bool:
+        return False
+
+    @abstractmethod
+    def lead_for_round(self) -> tuple[int, Tile | None]:
+        """The seat that leads this round and the tile it must lead (None: any tile)."""
+        ...
+
+    def makes_fish(self) -> bool:
+        """Whether the position after a placement ends the round at once as a fish."""
+        return False
+
+    @abstractmethod
+    def hand_points(self, hand: Sequence[Tile]) -> int:
+        ...
+
+    @abstractmethod
+    def settle_round(self, kind: str, by: int, points: list[int]) -> list[int]:
+        """Credit a finished round, record standings; returns what each seat was credited."""
+        ...
+
+    @abstractmethod
+    def standings_view(self, seat: int) -> dict[str, Any]:
+        ...
+
+    @abstractmethod
+    def standings_record(self) -> dict[str, Any]:
+        """Per-round output fields of a record after the round is credited."""
+        ...
+
+    @abstractmethod
+    def game_over(self) -> dict[str, Any] | None:
+        """The result if the game has just ended (after a round was credited)."""
+        ...
+
+    @abstractmethod
+    def final_scores(self) -> list[int]:
+        """The standings by seat that a result reports (Goat: accounts, 0 while not opened)."""
+        ...
+
+    def timeout_result(self, seat: int) -> dict[str, Any]:
+        """A game interrupted by `seat`: he loses, the others gain by the timeout formula."""
+        final = self.final_scores()
+        return {
+            "reason": "timeout",
+            "losers": [seat],
+            "winners": [s for s in range(self.players) if s != seat],
+            "final": final,
+            "rating": timeout_gains(final, seat),
+        }
+
+    def extra_view(self) -> dict[str, Any]:
+        return {}
+
+    def state_extra(self) -> dict[str, Any]:
+        return {}
+
+    def load_extra(self, data: dict[str, Any]) -> None:
+        return None
+
+    # ----------------------------------------------------------------- dealing
+    @property
+    def commitment(self) -> str | None:
+        return commitment(self.seed) if self.seed is not None else None
+
+    def start(self) -> list[Event]:
+        """Deal the first round from the seed; returns the start events."""
+        events: list[Event] = [
+            {"type": "start", "round": 0, "commitment": self.commitment, "players": self.players}
+        ]
+        events += self._next_round()
+        return events
+
+    def start_events(self) -> list[Event]:
+        return [{"type": "start", "round": 0, "commitment": self.commitment}]
+
+    def _next_round(self) -> list[Event]:
+        self.round += 1
+        if self.seed is None:
+            self.awaiting_deal = True
+            self.turn = None
+            return []
+        attempt = 0
+        while True:
+            hands, bazaar = deal(
+                self.seed, self.round, attempt, self.players, self.hand_size(), self.max_pip
+            )
+            if not self.needs_redeal(hands):
+                break
+            attempt += 1
+        events: list[Event] = [
+            {"type": "redeal", "round": self.round, "attempt": k} for k in range(1, attempt + 1)
+        ]
+        return events + self.deal(hands, bazaar, attempt)
+
+    def deal(
+        self, hands: Sequence[Sequence[Tile]], bazaar: Sequence[Tile], attempt: int = 0
+    ) -> list[Event]:
+        """Start the current round with these hands and bazaar (already checked)."""
+        self.awaiting_deal = False
+        self.attempt = attempt
+        self.hands = [list(h) for h in hands]
+        self.bazaar = list(bazaar)
+        self.chain = []
+        self.left = self.right = None
+        self.last_placer = None
+        self._on_table = [0] * (self.max_pip + 1)
+        self.rounds.append(
+            {
+                "hands": [[str(t) for t in h] for h in hands],
+                "bazaar": [str(t) for t in bazaar],
+                "moves": [],
+            }
+        )
+        seat, tile = self.lead_for_round()
+        self.turn, self.required_lead = seat, tile
+        return [{"type": "round_start", "round": self.round, "turn": seat, "bazaar": len(bazaar)}]
+
+    # ----------------------------------------------------------------- moves
+    def _fits(self, tile: Tile) -> bool:
+        left, right = self.left, self.right
+        if left is None:
+            return True
+        return tile.low in (left, right) or tile.high in (left, right)
+
+    def _moves_of(self, seat: int) -> Iterator[Move]:
+        if self.left is None:
+            if self.required_lead is not None:
+                if self.required_lead in self.hands[seat]:
+                    yield Move(self.required_lead, None)
+                return
+            for tile in self.hands[seat]:
+                yield Move(tile, None)
+            return
+        left, right = self.left, self.right
+        for tile in self.hands[seat]:
+            if tile.low == left or tile.high == left:
+                yield Move(tile, LEFT)
+            if tile.low == right or tile.high == right:
+                yield Move(tile, RIGHT)
+
+    def legal_moves(self) -> Iterator[Move]:
+        """Every placement the player on turn may make (both ends listed when both fit)."""
+        if self.status != "playing" or self.turn is None:
+            return iter(())
+        return self._moves_of(self.turn)
+
+    def legal_for(self, seat: int | None) -> list[dict[str, Any]]:
+        if seat is None or seat != self.turn:
+            return []
+        return [{"tile": str(m.tile), "end": m.end} for m in self.legal_moves()]
+
+    def is_legal(self, move: Move) -> bool:
+        return move in set(self.legal_moves())
+
+    def play(self, seat: int, tile: str | Tile, end: str | None = None) -> list[Event]:
+        """Place `tile` for `seat` at `end`; then every forced draw and knock. Returns events."""
+        if self.status != "playing":
+            raise IllegalMove("the game is over")
+        if self.turn is None:
+            raise IllegalMove("no round is being played")
+        if seat != self.turn:
+            raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        try:
+            t = tile if isinstance(tile, Tile) else parse_tile(tile, self.max_pip)
+        except ValueError as exc:
+            raise IllegalMove(str(exc)) from None
+        hand = self.hands[seat]
+        if t not in hand:
+            raise IllegalMove(f"{t} is not in your hand")
+        if end is not None and end not in ENDS:
+            raise IllegalMove(f"unknown end {end!r}: say 'left' or 'right'")
+        end = self._resolve_end(t, end)
+        hand.remove(t)
+        self._place(t, end)
+        self.rounds[-1]["moves"].append(
+            {"seat": seat, "tile": str(t)} | ({"end": end} if end else {})
+        )
+        self.last_placer = seat
+        events: list[Event] = [
+            {"type": "play", "round": self.round, "seat": seat, "tile": str(t), "end": end}
+        ]
+        if not hand:
+            events += self._end_round("out", seat)
+        elif self.makes_fish():
+            events += self._end_round("fish", seat)
+        else:
+            events += self._advance(seat)
+        return events
+
+    def _resolve_end(self, t: Tile, end: str | None) -> str | None:
+        if self.left is None:
+            if self.required_lead is not None and t != self.required_lead:
+                raise IllegalMove(f"the first lead must be {self.required_lead}")
+            return None
+        fits = [e for e, v in ((LEFT, self.left), (RIGHT, self.right)) if v in (t.low, t.high)]
+        if not fits:
+            raise IllegalMove(f"{t} matches neither end ({self.left} and {self.right})")
+        if end is None:
+            if len(fits) > 1:
+                raise IllegalMove(f"{t} fits both ends: say 'left' or 'right'")
+            return fits[0]
+        if end not in fits:
+            shown = self.left if end == LEFT else self.right
+            raise IllegalMove(f"{t} does not match the {end} end ({shown})")
+        return end
+
+    def _place(self, t: Tile, end: str | None) -> None:
+        if end is None:
+            self.chain.append((t, t.low, t.high))
+            self.left, self.right = t.low, t.high
+        elif end == LEFT:
+            shown = t.other(self.left)  # type: ignore[arg-type]
+            self.chain.insert(0, (t, shown, self.left))  # type: ignore[arg-type]
+            self.left = shown
+        else:
+            shown = t.other(self.right)  # type: ignore[arg-type]
+            self.chain.append((t, self.right, shown))  # type: ignore[arg-type]
+            self.right = shown
+        if t.low != t.high:
+            self._on_table[t.low] += 1
+            self._on_table[t.high] += 1
+
+    def _advance(self, seat: int) -> list[Event]:
+        """Pass the turn on, drawing and knocking for whoever cannot place a tile."""
+        events: list[Event] = []
+        knocks = 0
+        while True:
+            seat = (seat + 1) % self.players
+            hand = self.hands[seat]
+            if any(self._fits(t) for t in hand):
+                self.turn = seat
+                return events
+            drawn = 0
+            playable = False
+            while self.bazaar and not playable:
+                t = self.bazaar.pop(0)
+                hand.append(t)
+                drawn += 1
+                playable = self._fits(t)
+            if drawn:
+                events.append({"type": "draw", "round": self.round, "seat": seat, "count": drawn})
+            if playable:
+                self.turn = seat
+                return events
+            events.append({"type": "knock", "round": self.round, "seat": seat})
+            knocks += 1
+            if knocks == self.players:  # nobody can move and the bazaar is empty
+                assert self.last_placer is not None
+                return events + self._end_round("fish", self.last_placer)
+
+    # ----------------------------------------------------------------- round and game end
+    def _end_round(self, kind: str, by: int) -> list[Event]:
+        points = [self.hand_points(h) for h in self.hands]
+        credited = self.settle_round(kind, by, points)
+        end = {"kind": kind, "by": by, "points": points, "credited": credited}
+        current = self.rounds[-1]
+        current["end"] = end
+        current.update(self.standings_record())
+        self.turn = None
+        events: list[Event] = [
+            {
+                "type": "round_end",
+                "round": self.round,
+                "end": end,
+                "hands": [[str(t) for t in h] for h in self.hands],
+                **self.standings_record(),
+            }
+        ]
+        result = self.game_over()
+        if result is not None:
+            return events + self._finish(result)
+        return events + self._next_round()
+
+    def _finish(self, result: dict[str, Any]) -> list[Event]:
+        self.status = "finished"
+        self.turn = None
+        self.result = result
+        return [{"type": "game_end", "round": self.round, "result": result}]
+
+    def timeout(self, seat: int) -> list[Event]:
+        """End the game because `seat` timed out or resigned (RULES 1.10)."""
+        if self.status != "playing":
+            raise IllegalMove("the game is over")
+        if not 0 <= seat < self.players:
+            raise IllegalMove(f"there is no seat {seat}")
+        points = [self.hand_points(h) for h in self.hands]
+        end = {"kind": "timeout", "by": seat, "points": points, "credited": [0] * self.players}
+        self.timed_out = {"round": self.round, "seat": seat}
+        hands = [[str(t) for t in h] for h in self.hands]
+        if self.rounds and "end" not in self.rounds[-1]:
+            self.rounds[-1]["end"] = end
+            self.rounds[-1].update(self.standings_record())
+        events: list[Event] = [
+            {"type": "timeout", "round": self.round, "seat": seat},
+            {"type": "round_end", "round": self.round, "end": end, "hands": hands,
+             **self.standings_record()},
+        ]
+        return events + self._finish(self.timeout_result(seat))
+
+    def outcome(self) -> dict[str, Any] | None:
+        return self.result
+
+    # ----------------------------------------------------------------- views
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may know, and nothing more."""
+        finished = self.status == "finished"
+        ends = {} if self.left is None else {LEFT: self.left, RIGHT: self.right}
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "status": self.status,
+            "you": seat,
+            "hand": [] if seat is None else [str(t) for t in self.hands[seat]],
+            "turn": self.turn,
+            "round": self.round,
+            "ends": ends,
+            "chain": [{"tile": str(t), LEFT: a, RIGHT: b} for t, a, b in self.chain],
+            "bazaar": len(self.bazaar),
+            "legal": self.legal_for(seat) if self.status == "playing" else [],
+            "required_lead": str(self.required_lead) if self.required_lead and not ends else None,
+            "seats": [
+                {"seat": s, "tiles": len(self.hands[s]), **self.standings_view(s)}
+                for s in range(self.players)
+            ],
+            "history": [
+                {"round": r, "end": rd["end"]["kind"], "by": rd["end"]["by"],
+                 "points": rd["end"]["points"], "credited": rd["end"]["credited"]}
+                for r, rd in enumerate(self.rounds) if "end" in rd
+            ],
+            "commitment": self.commitment,
+            "seed": self.seed.hex() if finished and self.seed is not None else None,
+            "result": self.result,
+            **self.extra_view(),
+        }
+
+    # ----------------------------------------------------------------- persistence
+    def record(self, players: Sequence[str]) -> dict[str, Any]:
+        """The game as a domino-record/1 (PROTOCOL §3), finished or still running.
+
+        With a seed the deals are left out (they follow from it). A record of a running game
+        with its seed reveals every hand: it is for the server and for finished games only.
+        """
+        hidden = ("hands", "bazaar") if self.seed is not None else ()
+        rounds = [{k: v for k, v in rd.items() if k not in hidden} for rd in self.rounds]
+        return {
+            "format": RECORD_FORMAT,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "players": list(players),
+            "seed": self.seed.hex() if self.seed is not None else None,
+            "rounds": rounds,
+            "timeout": self.timed_out,
+            "result": self.result,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "options": dict(self.options),
+            "seed": self.seed.hex() if self.seed is not None else None,
+            "status": self.status,
+            "round": self.round,
+            "attempt": self.attempt,
+            "hands": [[str(t) for t in h] for h in self.hands],
+            "bazaar": [str(t) for t in self.bazaar],
+            "chain": [[str(t), a, b] for t, a, b in self.chain],
+            "turn": self.turn,
+            "required_lead": str(self.required_lead) if self.required_lead else None,
+            "last_placer": self.last_placer,
+            "awaiting_deal": self.awaiting_deal,
+            "rounds": self.rounds,
+            "timed_out": self.timed_out,
+            "result": self.result,
+            **self.state_extra(),
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        tile = self._tile
+        self.status = data["status"]
+        self.round = data["round"]
+        self.attempt = data["attempt"]
+        self.hands = [[tile(t) for t in h] for h in data["hands"]]
+        self.bazaar = [tile(t) for t in data["bazaar"]]
+        self.chain = []
+        self.left = self.right = None
+        self._on_table = [0] * (self.max_pip + 1)
+        for name, a, b in data["chain"]:
+            t = tile(name)
+            self.chain.append((t, a, b))
+            if not t.is_double:
+                self._on_table[t.low] += 1
+                self._on_table[t.high] += 1
+        if self.chain:
+            self.left, self.right = self.chain[0][1], self.chain[-1][2]
+        self.turn = data["turn"]
+        self.required_lead = tile(data["required_lead"]) if data["required_lead"] else None
+        self.last_placer = data["last_placer"]
+        self.awaiting_deal = data["awaiting_deal"]
+        self.rounds = data["rounds"]
+        self.timed_out = data["timed_out"]
+        self.result = data["result"]
+        self.load_extra(data)
+
+    def _tile(self, name: str) -> Tile:
+        return parse_tile(name, self.max_pip)
+
+    # ----------------------------------------------------------------- shared helpers
+    def holder_of(self, tile: Tile) -> int | None:
+        for seat, hand in enumerate(self.hands):
+            if tile in hand:
+                return seat
+        return None
+
+    def first_held(self, candidates: Sequence[Tile]) -> tuple[int, Tile]:
+        for tile in candidates:
+            seat = self.holder_of(tile)
+            if seat is not None:
+                return seat, tile
+        raise AssertionError("no hand holds any tile")  # every deal gives each hand tiles
+
+    def doubles(self) -> list[Tile]:
+        return [t for t in full_set(self.max_pip) if t.is_double]
+
+    def by_value(self) -> tuple[Tile, ...]:
+        return value_order(self.max_pip)
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} players={self.players} round={self.round} "
+            f"turn={self.turn} status={self.status!r}>"
+        )

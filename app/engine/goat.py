@@ -1,0 +1,98 @@
+"""Goat ("Kozel"), the online rules of RULES.md §1."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from app.engine.game import Game
+from app.engine.rating import goat_gains
+from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
+from app.engine.tiles import Tile
+
+MAX_DOUBLES = 4  # a hand with 5 or more doubles is redealt (RULES 1.1)
+MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
+
+
+class Goat(Game):
+    variant: ClassVar[str] = "goat"
+
+    def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
+        super().__init__(players, options, seed)
+        self.standings = [Standing() for _ in range(players)]
+        self.carry = 0
+
+    def hand_size(self) -> int:
+        return 7
+
+    def needs_redeal(self, hands: Sequence[Sequence[Tile]]) -> bool:
+        for hand in hands:
+            if sum(1 for t in hand if t.low == t.high) > MAX_DOUBLES:
+                return True
+            for number in range(self.max_pip + 1):
+                if sum(1 for t in hand if number in (t.low, t.high)) > MAX_OF_ONE_NUMBER:
+                    return True
+        return False
+
+    def lead_for_round(self) -> tuple[int, Tile | None]:
+        if self.round == 0:
+            # 1-1 first, then 2-2 ... 6-6, then 0-0, then the highest non-double (RULES 1.2).
+            doubles = self.doubles()
+            order = doubles[1:] + doubles[:1] + list(self.by_value())
+            return self.first_held(order)
+        previous = self.rounds[self.round - 1]["end"]
+        return previous["by"], None
+
+    def makes_fish(self) -> bool:
+        # Both ends show v and every non-double with v is down, whether or not v-v is (1.4).
+        return self.left == self.right and self._on_table[self.left] == self.max_pip  # type: ignore[index]
+
+    def hand_points(self, hand: Sequence[Tile]) -> int:
+        return goat_hand_points(hand)
+
+    def settle_round(self, kind: str, by: int, points: list[int]) -> list[int]:
+        settlement = settle_goat_round(
+            self.standings, points, kind, by, self.options["fish_rule"], self.carry
+        )
+        self.standings, self.carry = settlement.standings, settlement.carry
+        return settlement.credited
+
+    def final_scores(self) -> list[int]:
+        return [s.score for s in self.standings]
+
+    def standings_view(self, seat: int) -> dict[str, Any]:
+        s = self.standings[seat]
+        return {"account": s.account, "opened": s.opened, "remembered": s.remembered}
+
+    def standings_record(self) -> dict[str, Any]:
+        return {
+            "scores": self.final_scores(),
+            "remembered": [s.remembered for s in self.standings],
+            "carry": self.carry,
+        }
+
+    def game_over(self) -> dict[str, Any] | None:
+        losers = goats(self.standings)
+        if not losers:
+            return None
+        final = self.final_scores()
+        return {
+            "reason": "goat",
+            "losers": losers,
+            "winners": [s for s in range(self.players) if s not in losers],
+            "final": final,
+            "rating": goat_gains(final, losers),
+        }
+
+    def extra_view(self) -> dict[str, Any]:
+        return {"carry": self.carry}
+
+    def state_extra(self) -> dict[str, Any]:
+        return {
+            "standings": [[s.account, s.opened, s.remembered] for s in self.standings],
+            "carry": self.carry,
+        }
+
+    def load_extra(self, data: dict[str, Any]) -> None:
+        self.standings = [Standing(a, o, r) for a, o, r in data["standings"]]
+        self.carry = data["carry"]

@@ -1,0 +1,148 @@
+"""Game records (domino-record/1, PROTOCOL §3): replay and completion.
+
+Replaying is the one way a record is read: the engine plays every move again, so a record
+that replays is legal by construction, and its output fields are the engine's, not the file's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, NoReturn
+
+from app.engine.errors import IllegalMove, OptionsError, RecordError
+from app.engine.game import RECORD_FORMAT, Game
+from app.engine.tiles import Tile, full_set, parse_tile
+from app.engine.variants import VARIANTS, validate_options
+
+__all__ = ["RECORD_FORMAT", "replay_record"]
+
+
+def _fail(round_index: int, move_index: int, reason: str) -> NoReturn:
+    raise RecordError(round_index, move_index, reason)
+
+
+def _tiles(game: Game, names: Any, r: int, what: str) -> list[Tile]:
+    if not isinstance(names, list):
+        _fail(r, 0, f"{what} must be a list of tiles")
+    try:
+        return [parse_tile(n, game.max_pip) for n in names]
+    except ValueError as exc:
+        _fail(r, 0, f"{what}: {exc}")
+
+
+def _deal_given(game: Game, rd: dict[str, Any], r: int) -> None:
+    """Start round `r` with the hands and bazaar written in the record, after checking them."""
+    if "hands" not in rd or "bazaar" not in rd:
+        _fail(r, 0, "a record without a seed must give every round's hands and bazaar")
+    hands_in = rd["hands"]
+    if not isinstance(hands_in, list) or len(hands_in) != game.players:
+        _fail(r, 0, f"hands must list {game.players} hands, one per seat")
+    hands = [_tiles(game, h, r, f"hand of seat {s}") for s, h in enumerate(hands_in)]
+    bazaar = _tiles(game, rd["bazaar"], r, "bazaar")
+    for seat, hand in enumerate(hands):
+        if len(hand) != game.hand_size():
+            _fail(r, 0, f"seat {seat} was dealt {len(hand)} tiles, not {game.hand_size()}")
+    counts = Counter(t for h in hands for t in h) + Counter(bazaar)
+    doubled = sorted(t for t, c in counts.items() if c > 1)
+    if doubled:
+        _fail(r, 0, f"tile {doubled[0]} is dealt twice")
+    missing = [t for t in full_set(game.max_pip) if t not in counts]
+    if missing:
+        _fail(r, 0, f"tile {missing[0]} is missing from the deal")
+    if game.needs_redeal(hands):
+        _fail(r, 0, "these hands should have been redealt")
+    game.deal(hands, bazaar)
+
+
+def _check_seeded_deal(game: Game, rd: dict[str, Any], r: int) -> None:
+    """A seeded record may still give the hands; they must be the seed's."""
+    current = game.rounds[-1]
+    for key in ("hands", "bazaar"):
+        if key in rd:
+            given = rd[key]
+            expected = current[key]
+            try:
+                same = (
+                    [[str(parse_tile(t, game.max_pip)) for t in h] for h in given] == expected
+                    if key == "hands"
+                    else [str(parse_tile(t, game.max_pip)) for t in given] == expected
+                )
+            except (ValueError, TypeError):
+                same = False
+            if not same:
+                _fail(r, 0, f"the seed does not reproduce the given {key}")
+
+
+def _play_moves(game: Game, moves: Any, r: int) -> None:
+    if not isinstance(moves, list):
+        _fail(r, 0, "moves must be a list")
+    for m, move in enumerate(moves):
+        if game.status != "playing":
+            _fail(r, m, "the game is over; no more moves")
+        if game.round != r:
+            _fail(r, m, "the round is over; no more moves in it")
+        if not isinstance(move, dict) or not isinstance(move.get("seat"), int):
+            _fail(r, m, "a move must be an object with a seat and a tile")
+        seat, tile, end = move["seat"], move.get("tile"), move.get("end")
+        if not isinstance(tile, str) or (end is not None and not isinstance(end, str)):
+            _fail(r, m, "a move's tile and end must be strings")
+        if seat != game.turn:
+            _fail(r, m, f"it is seat {game.turn}'s turn, not seat {seat}'s")
+        try:
+            game.play(seat, tile, end)
+        except IllegalMove as exc:
+            _fail(r, m, str(exc))
+
+
+def replay_record(record: Any) -> dict[str, Any]:
+    """Replay a record move by move and return it completed (PROTOCOL §3 output fields)."""
+    if not isinstance(record, dict):
+        _fail(0, 0, "a record must be a JSON object")
+    if record.get("format") != RECORD_FORMAT:
+        _fail(0, 0, f"format must be {RECORD_FORMAT!r}")
+    variant = record.get("variant")
+    players = record.get("players")
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        _fail(0, 0, f"unknown variant {variant!r}")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        _fail(0, 0, "players must be a list of names by seat")
+    try:
+        options = validate_options(variant, len(players), record.get("options"))
+    except OptionsError as exc:
+        _fail(0, 0, str(exc))
+    seed_hex = record.get("seed")
+    try:
+        seed = bytes.fromhex(seed_hex) if seed_hex is not None else None
+    except (TypeError, ValueError):
+        _fail(0, 0, "seed must be a hex string or null")
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list) or not all(isinstance(rd, dict) for rd in rounds):
+        _fail(0, 0, "rounds must be a list of objects")
+    timeout = record.get("timeout")
+    if timeout is not None and not (
+        isinstance(timeout, dict)
+        and isinstance(timeout.get("round"), int)
+        and isinstance(timeout.get("seat"), int)
+    ):
+        _fail(0, 0, "timeout must be null or {round, seat}")
+
+    game = VARIANTS[variant](len(players), options, seed)
+    game.start()
+    for r, rd in enumerate(rounds):
+        if game.status != "playing":
+            _fail(r, 0, "the game is over; no more rounds")
+        if game.awaiting_deal:
+            _deal_given(game, rd, r)
+        else:
+            _check_seeded_deal(game, rd, r)
+        _play_moves(game, rd.get("moves", []), r)
+        if timeout is not None and timeout["round"] == r:
+            if game.status != "playing" or game.round != r:
+                _fail(r, len(rd.get("moves", [])), "a timeout after the round had ended")
+            try:
+                game.timeout(timeout["seat"])
+            except IllegalMove as exc:
+                _fail(r, len(rd.get("moves", [])), str(exc))
+    if timeout is not None and game.timed_out is None:
+        _fail(timeout["round"], 0, "the timeout names a round the record does not reach")
+    return game.record(players)
