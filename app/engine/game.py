@@ -23,6 +23,11 @@ ENDS = (LEFT, RIGHT)
 Event = dict[str, Any]
 
 
+def _copy_rounds(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rounds as a new list whose growing part (the moves) is not shared with the source."""
+    return [{**rd, "moves": list(rd["moves"])} for rd in rounds]
+
+
 class Move(NamedTuple):
     tile: Tile
     end: str | None  # None on a lead
@@ -439,7 +444,7 @@ class Game(ABC):
             "required_lead": str(self.required_lead) if self.required_lead else None,
             "last_placer": self.last_placer,
             "awaiting_deal": self.awaiting_deal,
-            "rounds": self.rounds,
+            "rounds": _copy_rounds(self.rounds),
             "timed_out": self.timed_out,
             "result": self.result,
             **self.state_extra(),
@@ -467,7 +472,7 @@ class Game(ABC):
         self.required_lead = tile(data["required_lead"]) if data["required_lead"] else None
         self.last_placer = data["last_placer"]
         self.awaiting_deal = data["awaiting_deal"]
-        self.rounds = data["rounds"]
+        self.rounds = _copy_rounds(data["rounds"])
         self.timed_out = data["timed_out"]
         self.result = data["result"]
         self.load_extra(data)
