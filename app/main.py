@@ -7,10 +7,21 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.api import auth, games, health, leaderboard, players
+from app.api.errors import install_error_handlers
+from app.config import settings
+from app.db.session import Database, migrate
+
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    yield
+    await migrate(settings.database_url)
+    app.state.db = Database(settings.database_url)
+    health.add_ready_check(app.state, "database", app.state.db.ping)
+    try:
+        yield
+    finally:
+        await app.state.db.dispose()
 
 
 def create_app() -> FastAPI:
@@ -20,6 +31,9 @@ def create_app() -> FastAPI:
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    install_error_handlers(app)
+    for module in (health, auth, players, leaderboard, games):
+        app.include_router(module.router)
     return app
 
 

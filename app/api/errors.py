@@ -1,0 +1,38 @@
+"""Errors that are not bugs of ours become honest PROTOCOL statuses, never a bare 500."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request, status
+from fastapi.responses import JSONResponse
+from sqlalchemy import exc
+
+log = logging.getLogger(__name__)
+
+# These mean our SQL or our data is wrong: a real bug, left to surface as such.
+_BUGS = (exc.IntegrityError, exc.ProgrammingError, exc.DataError)
+
+
+def _unavailable(request: Request, error: Exception) -> JSONResponse:
+    log.warning("database unavailable during %s %s: %r", request.method, request.url.path, error)
+    return JSONResponse(
+        {"detail": "database unavailable, try again shortly"},
+        status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
+        headers={"Retry-After": "5"},
+    )
+
+
+async def _database_error(request: Request, error: Exception) -> JSONResponse:
+    if isinstance(error, exc.DBAPIError) and isinstance(error, _BUGS):
+        raise error
+    return _unavailable(request, error)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    # A lost or refused connection, a pool timeout, a locked SQLite file: the database
+    # did not answer, which is a 503 the client may retry.
+    app.add_exception_handler(exc.DBAPIError, _database_error)
+    app.add_exception_handler(exc.DisconnectionError, _database_error)
+    app.add_exception_handler(exc.TimeoutError, _database_error)
+    app.add_exception_handler(ConnectionError, _database_error)

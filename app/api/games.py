@@ -1,0 +1,21 @@
+"""Stored records of finished games (domino-record/1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, status
+
+from app.api.deps import SessionDep
+from app.api.schemas import Detail
+from app.services import standings
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get("/{game_id}", responses={404: {"model": Detail}})
+async def game(game_id: str, session: SessionDep) -> dict[str, Any]:
+    record = await standings.game_record(session, game_id)
+    if record is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "game not found")
+    return record

@@ -1,0 +1,98 @@
+"""Request and response bodies of the HTTP API (PROTOCOL.md §1), separate from the tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class Credentials(BaseModel):
+    # Taken exactly as sent: no trimming, no case folding (PROTOCOL.md §1).
+    username: str = Field(pattern=r"^[A-Za-z0-9_]{3,20}$")
+    password: str = Field(min_length=8, max_length=128)
+
+
+class LoginCredentials(BaseModel):
+    # Not checked against the registration rules: a wrong login of any shape is a 401.
+    username: str = Field(max_length=100)
+    password: str = Field(max_length=1024)
+
+
+class PlayerOut(BaseModel):
+    id: int
+    name: str
+
+
+class Session(BaseModel):
+    token: str
+    player: PlayerOut
+
+
+class VariantRating(BaseModel):
+    points: int
+    games: int
+    wins: int
+    losses: int
+    skill: float
+    deviation: float
+    volatility: float
+    goats: int | None = None
+
+
+class Me(BaseModel):
+    id: int
+    name: str
+    ratings: dict[str, VariantRating]
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player: str
+    points: int
+    games: int
+    wins: int
+    losses: int
+    skill: float
+    deviation: float
+
+
+class Leaderboard(BaseModel):
+    variant: str
+    sort: str
+    total: int
+    entries: list[LeaderboardEntry]
+
+
+class RecentGame(BaseModel):
+    game_id: str
+    variant: str
+    finished_at: int  # epoch milliseconds
+    seat: int
+    final: int
+    rating: int
+    outcome: str
+    rated: bool
+
+
+class HistoryStep(BaseModel):
+    game_id: str
+    variant: str
+    finished_at: int
+    gained: int
+    points: int  # cumulative rating points after this game
+    skill: float | None
+
+
+class PlayerPage(BaseModel):
+    name: str
+    ratings: dict[str, VariantRating]
+    recent_games: list[RecentGame]
+    history: list[HistoryStep]
+
+
+class Detail(BaseModel):
+    detail: str
+
+
+GameRecord = dict[str, Any]

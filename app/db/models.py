@@ -1,0 +1,125 @@
+"""The durable tables: players, per-variant ratings, finished games and their seats.
+
+Schema changes go through Alembic (`migrations/`); these classes describe the head revision.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Stable constraint names, so migrations can name what they create and drop on every backend.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# JSONB on PostgreSQL (indexable, compact), plain JSON text elsewhere.
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+# Glicko-2 starting values from Glickman's paper.
+SKILL_START = 1500.0
+DEVIATION_START = 350.0
+VOLATILITY_START = 0.06
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The name exactly as registered; `name_key` (lower case) makes it unique in any case.
+    name: Mapped[str] = mapped_column(String(20))
+    name_key: Mapped[str] = mapped_column(String(20), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Rating(Base):
+    """A player's standing in one variant; only rated games change it."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    # Cumulative rating points of RULES.md 1.9 / 9: only ever grow.
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    # Goat: the games this player ended as a goat.
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    # Glicko-2 skill: rating, deviation (RD) and volatility (sigma), in Glicko-1 scale.
+    skill: Mapped[float] = mapped_column(Float, default=SKILL_START)
+    deviation: Mapped[float] = mapped_column(Float, default=DEVIATION_START)
+    volatility: Mapped[float] = mapped_column(Float, default=VOLATILITY_START)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("ix_ratings_variant_points", "variant", "points"),
+        Index("ix_ratings_variant_skill", "variant", "skill"),
+    )
+
+
+class Game(Base):
+    """A finished game with its complete domino-record/1."""
+
+    __tablename__ = "games"
+
+    # The primary key is what makes writing a result idempotent.
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    players: Mapped[list[str]] = mapped_column(JSONType)
+    record: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    end_reason: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+
+
+class GamePlayer(Base):
+    """One seat of a finished game: who sat there, how it ended, what was paid."""
+
+    __tablename__ = "game_players"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    final: Mapped[int] = mapped_column(Integer)
+    # Rating points actually paid (0 in an unrated game).
+    points: Mapped[int] = mapped_column(Integer)
+    outcome: Mapped[str] = mapped_column(String(4))  # "won" | "lost"
+    # The Glicko-2 rating after this game (rated games only), for the player's history.
+    skill_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    __table_args__ = (Index("ix_game_players_player_id", "player_id"),)

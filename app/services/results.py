@@ -1,0 +1,199 @@
+"""The one place that makes a finished game durable and pays its ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import (
+    DEVIATION_START,
+    SKILL_START,
+    VOLATILITY_START,
+    Game,
+    GamePlayer,
+    Rating,
+    utcnow,
+)
+from app.db.session import Database, write_transaction
+from app.services import skill
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _check(record: dict[str, Any], player_ids: Sequence[int]) -> dict[str, Any]:
+    result = record.get("result")
+    if not isinstance(result, dict):
+        raise ValueError("the record has no result: only finished games are written")
+    seats = len(player_ids)
+    for key in ("final", "rating"):
+        if len(result.get(key) or []) != seats:
+            raise ValueError(f"result.{key} must have one entry per seat ({seats})")
+    if len(record.get("players") or []) != seats:
+        raise ValueError(f"record.players must have one name per seat ({seats})")
+    return result
+
+
+async def _lock_ratings(
+    session: AsyncSession, variant: str, player_ids: Iterable[int]
+) -> dict[int, Rating]:
+    """The players' rating rows in `variant`, created if missing and locked for this
+    transaction (in player id order, so two games sharing players cannot deadlock)."""
+    ids = sorted(set(player_ids))
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    now = utcnow()
+    fresh = [
+        {
+            "player_id": pid,
+            "variant": variant,
+            "points": 0,
+            "games": 0,
+            "wins": 0,
+            "losses": 0,
+            "skill": SKILL_START,
+            "deviation": DEVIATION_START,
+            "volatility": VOLATILITY_START,
+            "updated_at": now,
+        }
+        for pid in ids
+    ]
+    await session.execute(insert(Rating).values(fresh).on_conflict_do_nothing())
+    rows = await session.scalars(
+        select(Rating)
+        .where(Rating.variant == variant, Rating.player_id.in_(ids))
+        .order_by(Rating.player_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return {r.player_id: r for r in rows}
+
+
+async def _write(
+    session: AsyncSession,
+    *,
+    game_id: str,
+    table_id: str,
+    record: dict[str, Any],
+    result: dict[str, Any],
+    rated: bool,
+    player_ids: Sequence[int],
+    started_at: datetime | None,
+    finished_at: datetime,
+) -> None:
+    variant = str(record["variant"])
+    # The game row goes first: a concurrent writer of the same game blocks on its primary
+    # key right here and then fails, before it has touched a single rating.
+    session.add(
+        Game(
+            id=game_id,
+            table_id=table_id,
+            variant=variant,
+            options=record.get("options") or {},
+            players=list(record["players"]),
+            record=record,
+            seed=record.get("seed"),
+            end_reason=str(result.get("reason", "")),
+            started_at=_aware(started_at) if started_at else None,
+            finished_at=_aware(finished_at),
+            rated=rated,
+        )
+    )
+    await session.flush()
+
+    winners = set(result.get("winners") or [])
+    won = [seat in winners for seat in range(len(player_ids))]
+    gains = [int(g) for g in result["rating"]] if rated else [0] * len(player_ids)
+    skills_after: list[float | None] = [None] * len(player_ids)
+    if rated:
+        ratings = await _lock_ratings(session, variant, player_ids)
+        before = [
+            skill.Skill(r.skill, r.deviation, r.volatility)
+            for r in (ratings[pid] for pid in player_ids)
+        ]
+        after = skill.update_game(before, won)
+        now = utcnow()
+        for seat, pid in enumerate(player_ids):
+            row = ratings[pid]
+            row.points += gains[seat]
+            row.games += 1
+            row.wins += won[seat]
+            row.losses += not won[seat]
+            row.skill, row.deviation, row.volatility = (
+                after[seat].rating,
+                after[seat].deviation,
+                after[seat].volatility,
+            )
+            row.updated_at = now
+            skills_after[seat] = after[seat].rating
+    session.add_all(
+        GamePlayer(
+            game_id=game_id,
+            seat=seat,
+            player_id=pid,
+            final=int(result["final"][seat]),
+            points=gains[seat],
+            outcome="won" if won[seat] else "lost",
+            skill_after=skills_after[seat],
+        )
+        for seat, pid in enumerate(player_ids)
+    )
+    await session.flush()
+
+
+async def write_result(
+    db: Database,
+    *,
+    game_id: str,
+    table_id: str,
+    record: dict[str, Any],
+    rated: bool,
+    player_ids: list[int],
+    started_at: datetime | None,
+    finished_at: datetime,
+) -> bool:
+    """Store a finished game and pay its ratings in one transaction.
+
+    Idempotent on `game_id`: returns True if this call wrote the game, False if it was
+    already written (then nothing changes, also when two calls race). Only rated games
+    change ratings; `record["result"]["rating"]` are the gains by seat.
+    """
+    result = _check(record, player_ids)
+    try:
+        async with db.session() as session, session.begin():
+            await write_transaction(session)
+            await _write(
+                session,
+                game_id=game_id,
+                table_id=table_id,
+                record=record,
+                result=result,
+                rated=rated,
+                player_ids=player_ids,
+                started_at=started_at,
+                finished_at=finished_at,
+            )
+    except IntegrityError:
+        # Everything was rolled back. A duplicate game is the expected case; anything else
+        # (an unknown player id, say) is a bug the caller must see.
+        if game_id in await written_game_ids(db, [game_id]):
+            return False
+        raise
+    return True
+
+
+async def written_game_ids(db: Database, game_ids: Iterable[str]) -> set[str]:
+    """Which of these games are already stored (for restart recovery of unwritten results)."""
+    ids = list(set(game_ids))
+    if not ids:
+        return set()
+    async with db.session() as session:
+        rows = await session.scalars(select(Game.id).where(Game.id.in_(ids)))
+        return set(rows)
