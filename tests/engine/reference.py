@@ -76,9 +76,7 @@ def needs_redeal(hands: list[list[Tile]]) -> bool:
     return False
 
 
-def goat_deal(
-    seed: bytes, rnd: int, players: int
-) -> tuple[list[list[Tile]], list[Tile], int]:
+def goat_deal(seed: bytes, rnd: int, players: int) -> tuple[list[list[Tile]], list[Tile], int]:
     attempt = 0
     while True:
         hands, bazaar = deal_attempt(seed, rnd, attempt, players, 7)
@@ -426,6 +424,8 @@ class RefGame:
 
     def timeout(self, seat: int) -> None:
         final = self.final_scores()
-        rating = [0 if i == seat else ref_timeout_gain(final[seat], final[i]) for i in range(self.n)]
+        rating = [
+            0 if i == seat else ref_timeout_gain(final[seat], final[i]) for i in range(self.n)
+        ]
         winners = [i for i in range(self.n) if i != seat]
         self.result = RefResult("timeout", [seat], winners, final, rating)

@@ -106,8 +106,12 @@ def test_fish_for_all_credits_everyone_and_resets_nobody() -> None:
 def test_fish_to_one_worked_example() -> None:
     """RULES §1.7 `one` example: Masha 2, Alex 3, Olya 13, Serg 5: amount 23; Olya had +7, her
     account opens at 30; the others' remembered points become 0."""
-    before = [Standing(remembered=4), Standing(remembered=9), Standing(remembered=7),
-              Standing(remembered=1)]
+    before = [
+        Standing(remembered=4),
+        Standing(remembered=9),
+        Standing(remembered=7),
+        Standing(remembered=1),
+    ]
     s = settle_goat_round(before, [2, 3, 13, 5], "fish", 1, "one", 0)
     assert list(s.standings) == [
         Standing(0, False, 0),
@@ -123,8 +127,11 @@ def test_fish_to_one_others_opened_accounts_unchanged() -> None:
     """RULES §1.7 `one`: every other player is credited 0 (an opened account stays as it is)."""
     before = [Standing(40, True, 0), Standing(remembered=6), Standing(12, True, 0)]
     s = settle_goat_round(before, [20, 5, 1], "fish", 2, "one", 0)
-    assert list(s.standings) == [Standing(66, True, 0), Standing(0, False, 0),
-                                 Standing(12, True, 0)]
+    assert list(s.standings) == [
+        Standing(66, True, 0),
+        Standing(0, False, 0),
+        Standing(12, True, 0),
+    ]
 
 
 def test_fish_to_one_small_amount_is_remembered_by_the_winner() -> None:
@@ -137,8 +144,12 @@ def test_fish_to_one_small_amount_is_remembered_by_the_winner() -> None:
 def test_fish_to_one_tie_is_carried() -> None:
     """RULES §1.7 `one`, tie for the highest: Alex 14, Olya 14, amount 35 -> carry +35; nobody
     is credited; remembered points untouched (Choice)."""
-    before = [Standing(remembered=3), Standing(remembered=8), Standing(remembered=7),
-              Standing(22, True, 0)]
+    before = [
+        Standing(remembered=3),
+        Standing(remembered=8),
+        Standing(remembered=7),
+        Standing(22, True, 0),
+    ]
     s = settle_goat_round(before, [3, 14, 14, 4], "fish", 0, "one", 0)
     assert list(s.standings) == before
     assert list(s.credited) == [0, 0, 0, 0]
@@ -148,8 +159,12 @@ def test_fish_to_one_tie_is_carried() -> None:
 def test_carry_paid_in_a_going_out_round() -> None:
     """RULES §1.7: a carry is paid next round to the single highest, whatever way the round
     ends (going out): his own due plus the carry, as one credit by §1.6."""
-    before = [Standing(remembered=3), Standing(remembered=8), Standing(remembered=7),
-              Standing(22, True, 0)]
+    before = [
+        Standing(remembered=3),
+        Standing(remembered=8),
+        Standing(remembered=7),
+        Standing(22, True, 0),
+    ]
     s = settle_goat_round(before, [0, 5, 6, 4], "out", 0, "one", 35)
     assert list(s.standings) == [
         Standing(0, False, 0),
@@ -168,12 +183,18 @@ def test_carry_paid_in_a_fish_round(rule: str) -> None:
     before = [Standing(remembered=2), Standing(remembered=1), Standing(30, True, 0)]
     s = settle_goat_round(before, [3, 9, 5], "fish", 2, rule, 35)
     if rule == "one":
-        assert list(s.standings) == [Standing(0, False, 0), Standing(53, True, 0),
-                                     Standing(30, True, 0)]
+        assert list(s.standings) == [
+            Standing(0, False, 0),
+            Standing(53, True, 0),
+            Standing(30, True, 0),
+        ]
         assert list(s.credited) == [0, 52, 0]
     else:
-        assert list(s.standings) == [Standing(0, False, 5), Standing(45, True, 0),
-                                     Standing(35, True, 0)]
+        assert list(s.standings) == [
+            Standing(0, False, 5),
+            Standing(45, True, 0),
+            Standing(35, True, 0),
+        ]
         assert list(s.credited) == [3, 44, 5]
     assert s.carry == 0
 
@@ -192,8 +213,11 @@ def test_repeated_tie_in_a_fish_for_all_keeps_the_carry() -> None:
     """RULES §1.7: a tie for the highest keeps the carry; under `all` everyone is credited."""
     before = [Standing(remembered=2), Standing(remembered=1), Standing(30, True, 0)]
     s = settle_goat_round(before, [9, 9, 5], "fish", 2, "all", 35)
-    assert list(s.standings) == [Standing(0, False, 11), Standing(0, False, 10),
-                                 Standing(35, True, 0)]
+    assert list(s.standings) == [
+        Standing(0, False, 11),
+        Standing(0, False, 10),
+        Standing(35, True, 0),
+    ]
     assert list(s.credited) == [9, 9, 5]
     assert s.carry == 35
 
@@ -201,11 +225,19 @@ def test_repeated_tie_in_a_fish_for_all_keeps_the_carry() -> None:
 def test_going_out_round_with_a_tie_credits_normally_and_keeps_the_carry() -> None:
     """RULES §1.7 Choice: in a going-out round with a tie for the highest round points, every
     player is credited normally and the carry stays."""
-    before = [Standing(remembered=5), Standing(remembered=1), Standing(30, True, 0),
-              Standing(remembered=4)]
+    before = [
+        Standing(remembered=5),
+        Standing(remembered=1),
+        Standing(30, True, 0),
+        Standing(remembered=4),
+    ]
     s = settle_goat_round(before, [8, 0, 8, 3], "out", 1, "one", 35)
-    assert list(s.standings) == [Standing(0, False, 13), Standing(0, False, 0),
-                                 Standing(38, True, 0), Standing(0, False, 7)]
+    assert list(s.standings) == [
+        Standing(0, False, 13),
+        Standing(0, False, 0),
+        Standing(38, True, 0),
+        Standing(0, False, 7),
+    ]
     assert list(s.credited) == [8, 0, 8, 3]
     assert s.carry == 35
 
