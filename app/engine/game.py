@@ -68,6 +68,15 @@ class Game(ABC):
         self._on_table = [0] * (self.max_pip + 1)  # non-doubles on the table per number
 
     # ----------------------------------------------------------------- variant hooks
+    @classmethod
+    def check_options(cls, players: int, options: dict[str, Any]) -> None:
+        """Raise OptionsError for a combination of options and players that cannot be played."""
+        return None
+
+    def round_points(self, kind: str, by: int) -> list[int]:
+        """Each seat's round points when the round ends this way."""
+        return [self.hand_points(h) for h in self.hands]
+
     @abstractmethod
     def hand_size(self) -> int:
         ...
@@ -325,7 +334,7 @@ class Game(ABC):
 
     # ----------------------------------------------------------------- round and game end
     def _end_round(self, kind: str, by: int) -> list[Event]:
-        points = [self.hand_points(h) for h in self.hands]
+        points = self.round_points(kind, by)
         credited = self.settle_round(kind, by, points)
         end = {"kind": kind, "by": by, "points": points, "credited": credited}
         current = self.rounds[-1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from app.engine.errors import OptionsError
 from app.engine.game import Game
 from app.engine.rating import goat_gains
 from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
@@ -19,8 +20,19 @@ class Goat(Game):
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
-        self.standings = [Standing() for _ in range(players)]
+        # Team Goat (RULES 3) keeps one standing per team: seats 0+2 and 1+3.
+        self.teams = bool(options.get("teams"))
+        self.standings = [Standing() for _ in range(2 if self.teams else players)]
         self.carry = 0
+
+    @classmethod
+    def check_options(cls, players: int, options: dict[str, Any]) -> None:
+        if options["teams"] and players != 4:
+            raise OptionsError("team Goat is played by 4 players (partners sit opposite)")
+
+    def side(self, seat: int) -> int:
+        """The index of the standing `seat` plays for: its team, or itself."""
+        return seat % 2 if self.teams else seat
 
     def hand_size(self) -> int:
         return 7
@@ -50,29 +62,40 @@ class Goat(Game):
     def hand_points(self, hand: Sequence[Tile]) -> int:
         return goat_hand_points(hand)
 
+    def round_points(self, kind: str, by: int) -> list[int]:
+        points = super().round_points(kind, by)
+        if self.teams and kind == "out":
+            points[(by + 2) % 4] = 0  # the partner's hand burns
+        return points
+
     def settle_round(self, kind: str, by: int, points: list[int]) -> list[int]:
+        side_points = [0] * len(self.standings)
+        for seat, p in enumerate(points):
+            side_points[self.side(seat)] += p
         settlement = settle_goat_round(
-            self.standings, points, kind, by, self.options["fish_rule"], self.carry
+            self.standings, side_points, kind, self.side(by), self.options["fish_rule"], self.carry
         )
         self.standings, self.carry = settlement.standings, settlement.carry
-        return settlement.credited
+        return [settlement.credited[self.side(seat)] for seat in range(self.players)]
 
     def final_scores(self) -> list[int]:
-        return [s.score for s in self.standings]
+        return [self.standings[self.side(seat)].score for seat in range(self.players)]
 
     def standings_view(self, seat: int) -> dict[str, Any]:
-        s = self.standings[seat]
-        return {"account": s.account, "opened": s.opened, "remembered": s.remembered}
+        s = self.standings[self.side(seat)]
+        view = {"account": s.account, "opened": s.opened, "remembered": s.remembered}
+        return view | {"team": self.side(seat)} if self.teams else view
 
     def standings_record(self) -> dict[str, Any]:
         return {
             "scores": self.final_scores(),
-            "remembered": [s.remembered for s in self.standings],
+            "remembered": [self.standings[self.side(s)].remembered for s in range(self.players)],
             "carry": self.carry,
         }
 
     def game_over(self) -> dict[str, Any] | None:
-        losers = goats(self.standings)
+        goat_sides = goats(self.standings)
+        losers = [seat for seat in range(self.players) if self.side(seat) in goat_sides]
         if not losers:
             return None
         final = self.final_scores()

@@ -24,13 +24,12 @@ class Option:
         return value
 
 
-VARIANTS: dict[str, type[Game]] = {"goat": Goat, "classic": Classic}
+VARIANTS: dict[str, type[Game]] = {"goat": Goat, "classic": Classic}  # type: ignore[type-abstract]
 
 OPTIONS: dict[str, dict[str, Option]] = {
     "goat": {
         "fish_rule": Option("all", ("all", "one")),
-        # Team Goat (RULES 3) is not played yet: the option exists and must stay false.
-        "teams": Option(False, (False,)),
+        "teams": Option(False, (False, True)),
     },
     "classic": {"target": Option(100, (100, 150, 200))},
 }
@@ -54,7 +53,9 @@ def validate_options(variant: str, players: int, options: dict[str, Any] | None)
     unknown = sorted(set(options) - set(spec))
     if unknown:
         raise OptionsError(f"unknown option {unknown[0]!r} for {variant}")
-    return {name: opt.check(name, options.get(name, opt.default)) for name, opt in spec.items()}
+    checked = {name: opt.check(name, options.get(name, opt.default)) for name, opt in spec.items()}
+    cls.check_options(players, checked)
+    return checked
 
 
 def new_game(
