@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import settings
 from app.db.models import Player, Rating
-from app.db.session import Database
+from app.db.session import Database, write_transaction
 
 TOKEN_ALGORITHM = "HS256"
 _hasher = PasswordHasher()
@@ -97,6 +97,7 @@ async def player_for_token(db: Database, token: str) -> PlayerRef | None:
 async def register(session: AsyncSession, name: str, password: str) -> PlayerRef:
     """Create an account; raises NameTaken if the name exists in any letter case."""
     key = name_key(name)
+    await write_transaction(session)
     if await session.scalar(select(Player.id).where(Player.name_key == key)) is not None:
         raise NameTaken(name)
     player = Player(name=name, name_key=key, password_hash=await _hash(password))
