@@ -1,0 +1,130 @@
+// The line of play, laid out as a snake: rows alternate direction so the line
+// bends to fit any width. Items are {tile, left, right} in layout order (left to
+// right); other shapes are normalised as well as possible.
+
+import { h } from "./dom.js";
+import { parseTile, tileSvg } from "./tiles.js";
+
+/** Normalise the engine's chain into [{tile, left, right, double}]. */
+export function normaliseChain(chain) {
+  const out = [];
+  if (!Array.isArray(chain)) return out;
+  for (const item of chain) {
+    let tile = null, left = null, right = null;
+    if (typeof item === "string") tile = item;
+    else if (Array.isArray(item) && item.length === 2) [left, right] = item.map(Number);
+    else if (item && typeof item === "object") {
+      tile = item.tile ?? null;
+      left = item.left ?? item.a ?? null;
+      right = item.right ?? item.b ?? null;
+    }
+    const parsed = tile ? parseTile(tile) : null;
+    if ((left === null || right === null) && parsed) [left, right] = parsed;
+    if (left === null || right === null) continue;
+    left = Number(left);
+    right = Number(right);
+    out.push({ tile: tile || `${Math.min(left, right)}-${Math.max(left, right)}`, left, right, double: left === right });
+  }
+  return out;
+}
+
+/** Apply a move to a chain (for replays): returns {chain, ends} or throws. */
+export function placeTile(chain, ends, tile, end) {
+  const t = parseTile(tile);
+  if (!t) throw new Error(`not a tile: ${tile}`);
+  const [a, b] = t;
+  if (chain.length === 0) {
+    return { chain: [{ tile, left: a, right: b, double: a === b }], ends: { left: a, right: b } };
+  }
+  let side = end;
+  if (!side) {
+    const fits = ["left", "right"].filter((e) => ends[e] === a || ends[e] === b);
+    if (fits.length === 0) throw new Error(`${tile} does not fit`);
+    side = fits[0];
+  }
+  const v = ends[side];
+  if (v !== a && v !== b) throw new Error(`${tile} does not fit the ${side} end`);
+  const other = v === a ? b : a;
+  if (side === "left") {
+    return { chain: [{ tile, left: other, right: v, double: a === b }, ...chain], ends: { ...ends, left: other } };
+  }
+  if (side === "right") {
+    return { chain: [...chain, { tile, left: v, right: other, double: a === b }], ends: { ...ends, right: other } };
+  }
+  throw new Error(`unknown end ${side}`);
+}
+
+function unitFor(width) {
+  // Tile height in px: small phones get small tiles, desktops larger ones.
+  if (width < 420) return 18;
+  if (width < 800) return 22;
+  return 26;
+}
+
+/**
+ * Render the line of play into `container`.
+ * choices: ends the selected tile may go to, each {end, label}; onChoose(end).
+ */
+export function renderChain(container, rawChain, { choices = [], onChoose = null, ends = null } = {}) {
+  const chain = normaliseChain(rawChain);
+  const width = container.clientWidth || 320;
+  const u = unitFor(width);
+  container.style.setProperty("--u", `${u}px`);
+  const gap = 2;
+  const marker = choices.length ? u * 1.6 + gap : 0;
+  const capacity = Math.max(3 * u, width - 2 * marker - 16);
+  const tileWidth = (item) => (item.double ? u : 2 * u) + gap;
+
+  const rows = [];
+  let row = [];
+  let used = 0;
+  for (const item of chain) {
+    const w = tileWidth(item);
+    if (row.length && used + w > capacity) {
+      rows.push(row);
+      row = [];
+      used = 0;
+    }
+    row.push(item);
+    used += w;
+  }
+  if (row.length) rows.push(row);
+
+  const choiceButton = (end) => {
+    const c = choices.find((x) => x.end === end);
+    if (!c) return null;
+    return h("button", {
+      type: "button", class: "end-choice", dataset: { end },
+      "aria-label": `Play on the ${c.label}`, title: `Play on the ${c.label}`,
+      onclick: () => onChoose && onChoose(end),
+    }, c.short ?? "▼");
+  };
+
+  const board = [];
+  if (chain.length === 0) {
+    const lead = choices.find((c) => c.end === null || c.end === "lead");
+    board.push(h("div", { class: "chain-empty" }, lead ? "" : "The line of play is empty."));
+  }
+  rows.forEach((items, r) => {
+    const reverse = r % 2 === 1;
+    const cells = items.map((item) => {
+      // A reversed row is read right to left, so each tile turns round too.
+      const [a, b] = reverse ? [item.right, item.left] : [item.left, item.right];
+      return h("span", {
+        class: `chain-tile ${item.double ? "double" : ""}`,
+        title: item.tile, "aria-label": item.tile, role: "img",
+      }, tileSvg(a, b, { horizontal: !item.double }));
+    });
+    const children = [];
+    if (r === 0) children.push(choiceButton("left"));
+    children.push(...cells);
+    if (r === rows.length - 1) children.push(choiceButton("right"));
+    board.push(h("div", { class: `chain-row ${reverse ? "reverse" : ""}` }, children));
+  });
+  // Variants with more ends (spinners, trains) get plain buttons below the line.
+  const extra = choices.filter((c) => c.end && c.end !== "left" && c.end !== "right");
+  if (extra.length) board.push(h("div", { class: "chain-extra" }, extra.map((c) => choiceButton(c.end))));
+  container.replaceChildren(...board);
+  container.setAttribute("aria-label",
+    chain.length ? `Line of play: ${chain.map((x) => `${x.left}-${x.right}`).join(", ")}${ends ? "" : ""}` : "Line of play: empty");
+}

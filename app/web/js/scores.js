@@ -1,0 +1,111 @@
+// The score sheet (RULES §1.6 "Display"): per player the previous total on top,
+// the round's points above the line and the new total below it.
+//
+// view.history only carries each round's points and credits, so the Goat
+// standings after every round are recomputed here with the rules of §1.6/1.7;
+// the last row is always taken from view.seats, the server's word.
+
+import { h } from "./dom.js";
+import { fishIcon } from "./tiles.js";
+import { seatName } from "./words.js";
+
+function credit(st, p) {
+  if (st.opened) return { ...st, account: st.account + p };
+  if (p > 12) return { account: p + st.remembered, opened: true, remembered: 0 };
+  return { ...st, remembered: st.remembered + p };
+}
+
+function endKind(entry) {
+  return typeof entry.end === "object" && entry.end !== null ? entry.end.kind : entry.end;
+}
+
+function endBy(entry) {
+  return typeof entry.end === "object" && entry.end !== null ? entry.end.by : entry.by;
+}
+
+/** Goat standings after each history entry: [[{account, opened, remembered}] by seat]. */
+export function goatStandings(view) {
+  const n = (view.seats || []).length;
+  const fishRule = (view.options || {}).fish_rule || "all";
+  let cur = Array.from({ length: n }, () => ({ account: 0, opened: false, remembered: 0 }));
+  const rows = [];
+  for (const entry of view.history || []) {
+    const credited = entry.credited || [];
+    const kind = endKind(entry);
+    const by = endBy(entry);
+    if (Array.isArray(entry.scores) && Array.isArray(entry.remembered)) {
+      // A server that sends the standings per round is believed directly.
+      cur = entry.scores.map((score, i) => ({
+        account: score, opened: score > 0, remembered: entry.remembered[i] || 0,
+      }));
+    } else if (kind !== "timeout") {
+      const next = cur.map((st, i) => (credited[i] > 0 ? credit(st, credited[i]) : st));
+      if (kind === "out" && by !== undefined && next[by]) next[by] = { ...next[by], remembered: 0 };
+      if (kind === "fish" && fishRule === "one" && credited.some((c) => c > 0)) {
+        for (let i = 0; i < n; i++) if (!(credited[i] > 0)) next[i] = { ...next[i], remembered: 0 };
+      }
+      cur = next;
+    }
+    rows.push(cur);
+  }
+  if (rows.length) {
+    rows[rows.length - 1] = (view.seats || []).map((seat) => ({
+      account: seat.account || 0, opened: Boolean(seat.opened), remembered: seat.remembered || 0,
+    }));
+  }
+  return rows;
+}
+
+/** A standing in the §1.6 colours: account in red, remembered "+N" in yellow. */
+export function standingCell(st) {
+  if (st.opened) return h("span", { class: "account" }, String(st.account));
+  if (st.remembered > 0) return h("span", { class: "remembered" }, `+${st.remembered}`);
+  return h("span", { class: "nothing" }, "0");
+}
+
+function classicTotals(view) {
+  const n = (view.seats || []).length;
+  let cur = Array(n).fill(0);
+  const rows = [];
+  for (const entry of view.history || []) {
+    cur = cur.map((v, i) => v + ((entry.credited || [])[i] || 0));
+    rows.push(cur);
+  }
+  if (rows.length) rows[rows.length - 1] = (view.seats || []).map((x) => x.account ?? 0);
+  return rows;
+}
+
+/** The score sheet table for a view (any variant; Goat gets the §1.6 colours). */
+export function scoreSheet(view) {
+  const seats = view.seats || [];
+  const history = view.history || [];
+  const goat = view.variant === "goat";
+  const totals = goat ? goatStandings(view) : classicTotals(view);
+  const cell = (value) => (goat ? standingCell(value) : h("span", { class: "total" }, String(value)));
+  const zero = goat ? { account: 0, opened: false, remembered: 0 } : 0;
+
+  const head = h("tr", {}, h("th", { scope: "col" }, "Round"),
+    seats.map((seat) => h("th", { scope: "col" }, seatName(view, seat.seat))));
+  const body = [];
+  body.push(h("tr", { class: "score-start" }, h("th", { scope: "row" }, ""),
+    seats.map(() => h("td", {}, cell(zero)))));
+  history.forEach((entry, r) => {
+    const kind = endKind(entry);
+    const label = [`${(entry.round ?? r) + 1}`];
+    if (kind === "fish") label.push(fishIcon("in-row"));
+    if (kind === "timeout") label.push(h("span", { class: "muted" }, " timeout"));
+    body.push(h("tr", { class: `score-points ${kind === "fish" ? "fish-round" : ""}` },
+      h("th", { scope: "row" }, label),
+      seats.map((seat, i) => {
+        const p = (entry.points || [])[i];
+        const c = (entry.credited || [])[i];
+        const marks = [];
+        if (endBy(entry) === i && kind === "out") marks.push(h("span", { class: "went-out", title: "went out" }, " ✓"));
+        if (goat && c > 0 && c !== p) marks.push(h("span", { class: "credited", title: "credited" }, ` →${c}`));
+        return h("td", {}, h("span", { class: "points" }, p === undefined ? "" : String(p)), marks);
+      })));
+    body.push(h("tr", { class: "score-total" }, h("th", { scope: "row" }, ""),
+      seats.map((_, i) => h("td", {}, cell(totals[r][i] ?? zero)))));
+  });
+  return h("table", { class: `score-sheet ${goat ? "goat" : ""}` }, h("thead", {}, head), h("tbody", {}, body));
+}

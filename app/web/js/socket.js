@@ -1,0 +1,119 @@
+// One WebSocket per tab (PROTOCOL §2): reconnects with backoff, says hello with the
+// token, and lets views register handlers and "on open" re-subscriptions.
+
+import { auth } from "./api.js";
+
+class Socket {
+  constructor() {
+    this.ws = null;
+    this.handlers = new Map(); // type -> Set(fn)
+    this.openHooks = new Set(); // called on every (re)connect
+    this.queue = [];
+    this.retry = 0;
+    this.me = null; // {id, name} after welcome
+    this.pingTimer = null;
+    this.wanted = false;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws`;
+  }
+
+  connect() {
+    this.wanted = true;
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) {
+      return;
+    }
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
+      this.retry = 0;
+      const token = auth.token;
+      if (token) ws.send(JSON.stringify({ type: "hello", token }));
+      for (const hook of [...this.openHooks]) hook();
+      const queued = this.queue;
+      this.queue = [];
+      for (const msg of queued) ws.send(JSON.stringify(msg));
+      this.emit("connection", { type: "connection", connected: true });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    ws.addEventListener("message", (ev) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "welcome") this.me = msg.player;
+      this.emit(msg.type, msg);
+    });
+    ws.addEventListener("close", (ev) => {
+      if (ws !== this.ws) return;
+      clearInterval(this.pingTimer);
+      this.me = null;
+      this.emit("connection", { type: "connection", connected: false });
+      if (ev.code === 4401) {
+        // The token is no longer valid: forget it and carry on as a spectator.
+        auth.clear();
+        this.emit("unauthorized", { type: "unauthorized" });
+      }
+      if (!this.wanted) return;
+      const delay = Math.min(5000, 300 * 2 ** this.retry++);
+      setTimeout(() => this.wanted && ws === this.ws && this.reopen(), delay);
+    });
+    // Errors are followed by "close", which schedules the reconnect.
+    ws.addEventListener("error", () => {});
+  }
+
+  reopen() {
+    this.ws = null;
+    this.connect();
+  }
+
+  /** Reconnect now, e.g. after signing in or out, so the socket carries the new identity. */
+  restart() {
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close(1000);
+    this.connect();
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    else if (msg.type !== "ping") this.queue.push(msg);
+  }
+
+  get connected() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
+  }
+
+  on(type, fn) {
+    if (!this.handlers.has(type)) this.handlers.set(type, new Set());
+    this.handlers.get(type).add(fn);
+    return () => this.handlers.get(type).delete(fn);
+  }
+
+  /** `fn` runs now if connected and again after every reconnect; returns an unregister. */
+  onOpen(fn) {
+    this.openHooks.add(fn);
+    if (this.connected) fn();
+    return () => this.openHooks.delete(fn);
+  }
+
+  emit(type, msg) {
+    for (const fn of [...(this.handlers.get(type) || [])]) {
+      try {
+        fn(msg);
+      } catch (err) {
+        // A broken view must not stop the others from hearing the message.
+        console.warn("handler failed", err);
+      }
+    }
+  }
+}
+
+export const socket = new Socket();

@@ -1,0 +1,62 @@
+// Leaderboard per variant, sorted by cumulative points or by Glicko-2 skill.
+
+import { get } from "../api.js";
+import { h, replace } from "../dom.js";
+import { toast } from "../ui.js";
+import { VARIANT_NAMES, variantName } from "../words.js";
+
+const PAGE = 50;
+const SHOWN = ["goat", "classic"];
+
+export function renderLeaderboard(root, variant) {
+  const params = new URLSearchParams(location.hash.split("?")[1] || "");
+  let sort = params.get("sort") === "skill" ? "skill" : "points";
+  let offset = 0;
+  const body = h("tbody");
+  const info = h("p", { class: "muted" });
+  const pager = h("div", { class: "pager" });
+
+  const variantTabs = h("nav", { class: "tabs", "aria-label": "Variant" },
+    [...new Set([...SHOWN, variant])].filter((v) => v in VARIANT_NAMES).map((v) =>
+      h("a", { href: `#/leaderboard/${v}`, class: v === variant ? "active" : "", "aria-current": v === variant ? "page" : null }, variantName(v))));
+  const sortButtons = h("div", { class: "segmented", role: "group", "aria-label": "Sort by" });
+
+  async function load() {
+    replace(sortButtons, ["points", "skill"].map((key) => h("button", {
+      type: "button", class: sort === key ? "active" : "", "aria-pressed": sort === key ? "true" : "false",
+      onclick: () => {
+        sort = key;
+        offset = 0;
+        load();
+      },
+    }, key === "points" ? "Rating points" : "Skill")));
+    try {
+      const data = await get(`/api/leaderboard?variant=${encodeURIComponent(variant)}&sort=${sort}&limit=${PAGE}&offset=${offset}`);
+      const entries = data.entries || [];
+      replace(body, entries.map((e) => h("tr", {},
+        h("td", { class: "num" }, String(e.rank)),
+        h("td", {}, h("a", { href: `#/player/${encodeURIComponent(e.player)}` }, e.player)),
+        h("td", { class: "num" }, String(e.points ?? "")),
+        h("td", { class: "num" }, e.skill === undefined ? "" : Math.round(e.skill) + (e.deviation ? ` ±${Math.round(e.deviation)}` : "")),
+        h("td", { class: "num" }, String(e.games ?? "")),
+        h("td", { class: "num" }, e.wins === undefined ? "" : `${e.wins}/${e.losses ?? 0}`))));
+      info.textContent = data.total ? `${data.total} player${data.total === 1 ? "" : "s"}` : "Nobody has played yet.";
+      replace(pager,
+        offset > 0 ? h("button", { type: "button", onclick: () => { offset = Math.max(0, offset - PAGE); load(); } }, "← Previous") : null,
+        offset + PAGE < (data.total || 0) ? h("button", { type: "button", onclick: () => { offset += PAGE; load(); } }, "Next →") : null);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  root.append(h("section", { class: "leaderboard" },
+    h("h1", {}, `Leaderboard — ${variantName(variant)}`),
+    variantTabs, sortButtons, info,
+    h("div", { class: "table-scroll" }, h("table", { class: "data" },
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"),
+        h("th", { scope: "col" }, "Skill"), h("th", { scope: "col" }, "Games"), h("th", { scope: "col" }, "Won/lost"))),
+      body)),
+    pager));
+  load();
+}

@@ -1,0 +1,125 @@
+// Human words for variants, options and game events.
+
+export const VARIANT_NAMES = {
+  goat: "Goat",
+  classic: "Classic",
+  fives: "Fives",
+  mexican_train: "Mexican Train",
+  telephone: "Telephone",
+  sea_goat: "Sea Goat",
+  donkey: "Donkey",
+};
+
+export function variantName(v) {
+  return VARIANT_NAMES[v] || String(v);
+}
+
+export function optionWords(variant, options) {
+  const out = [];
+  const o = options || {};
+  for (const [key, value] of Object.entries(o)) {
+    if (key === "fish_rule") out.push(value === "one" ? "Fish to one" : "Fish for all");
+    else if (key === "teams") {
+      if (value) out.push("Teams");
+    } else if (key === "target") out.push(`Target ${value}`);
+    else if (key === "spinner") out.push(value ? "Spinner" : "No spinner");
+    else if (key === "scoring") out.push(value === "plus" ? "Winner scores" : "Lowest wins");
+    else out.push(`${key.replace(/_/g, " ")}: ${value}`);
+  }
+  if (variant === "goat" && !("fish_rule" in o)) out.unshift("Fish for all");
+  return out;
+}
+
+export function tableSummary(table) {
+  const parts = [variantName(table.variant), ...optionWords(table.variant, table.options)];
+  return parts.join(" · ");
+}
+
+export function seatName(view, seat) {
+  const entry = (view.seats || []).find((x) => x.seat === seat);
+  if (entry && entry.player) return entry.player;
+  return `Seat ${seat + 1}`;
+}
+
+const END_WORDS = { left: "left", right: "right", up: "top", down: "bottom" };
+
+export function endWord(end) {
+  if (end === null || end === undefined) return "";
+  return END_WORDS[end] || String(end).replace(/[_:]/g, " ");
+}
+
+/**
+ * Turn one change's events into log lines. A draw followed by a knock of the same
+ * seat reads as one line ("Serg drew 3 and knocked").
+ */
+export function describeEvents(events, view) {
+  const lines = [];
+  const name = (seat) => seatName(view, seat);
+  for (let i = 0; i < events.length; i++) {
+    const ev = events[i] || {};
+    const who = ev.seat !== undefined && ev.seat !== null ? name(ev.seat) : "";
+    switch (ev.type) {
+      case "join":
+        lines.push(`${ev.player || who} joined`);
+        break;
+      case "leave":
+        lines.push(`${ev.player || who} left`);
+        break;
+      case "start":
+        lines.push(ev.round ? `Round ${ev.round + 1} begins` : "The game begins");
+        break;
+      case "round_start":
+        lines.push(`Round ${(ev.round ?? 0) + 1}: ${ev.turn !== undefined && ev.turn !== null ? `${name(ev.turn)} leads` : "new deal"}`);
+        break;
+      case "redeal":
+        lines.push("Redeal: a hand had too many doubles or one number");
+        break;
+      case "play": {
+        const where = ev.end ? ` on the ${endWord(ev.end)}` : "";
+        lines.push(`${who} played ${ev.tile}${where}`);
+        break;
+      }
+      case "draw": {
+        const next = events[i + 1];
+        const count = ev.count ?? 1;
+        const tiles = count === 1 ? "1 tile" : `${count} tiles`;
+        if (next && next.type === "knock" && next.seat === ev.seat) {
+          lines.push(`${who} drew ${count} and knocked`);
+          i++;
+        } else lines.push(`${who} drew ${tiles}`);
+        break;
+      }
+      case "knock":
+        lines.push(`${who} knocked`);
+        break;
+      case "round_end": {
+        const end = ev.end || {};
+        const kind = typeof end === "string" ? end : end.kind;
+        const by = typeof end === "object" && end.by !== undefined ? name(end.by) : who;
+        if (kind === "fish") lines.push(`Fish! ${by} is the fisherman`);
+        else if (kind === "out") lines.push(`${by} went out`);
+        else if (kind === "timeout") lines.push(`${by} ran out of time`);
+        else lines.push("The round is over");
+        if (Array.isArray(end.points)) {
+          lines.push(`Round points: ${end.points.map((p, s) => `${name(s)} ${p}`).join(", ")}`);
+        }
+        break;
+      }
+      case "timeout":
+        lines.push(ev.resigned ? `${who} resigned` : `${who} ran out of time`);
+        break;
+      case "game_end": {
+        const r = ev.result || {};
+        if (Array.isArray(r.losers) && r.losers.length && view.variant === "goat" && r.reason !== "timeout") {
+          lines.push(`Game over: ${r.losers.map(name).join(" and ")} ${r.losers.length > 1 ? "are goats" : "is the goat"}`);
+        } else if (Array.isArray(r.winners) && r.winners.length) {
+          lines.push(`Game over: ${r.winners.map(name).join(" and ")} won`);
+        } else lines.push("Game over");
+        break;
+      }
+      default:
+        if (ev.type) lines.push(who ? `${who}: ${ev.type}` : String(ev.type));
+    }
+  }
+  return lines;
+}
