@@ -74,9 +74,11 @@ def token_player_id(token: str) -> int | None:
             algorithms=[TOKEN_ALGORITHM],
             options={"require": ["sub", "iat", "exp"]},
         )
-        return int(payload["sub"])
+        player_id = int(payload["sub"])
     except (jwt.InvalidTokenError, ValueError, TypeError):
         return None
+    # Only ids we could have issued (a 32-bit primary key); anything else is not ours.
+    return player_id if 0 < player_id < 2**31 else None
 
 
 async def player_by_token(session: AsyncSession, token: str) -> PlayerRef | None:
