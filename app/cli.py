@@ -63,17 +63,6 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _migrate(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from app.config import settings
-    from app.db.session import migrate
-
-    asyncio.run(migrate(settings.database_url))
-    print("domino migrate: the database schema is up to date", flush=True)
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="domino", description="The domino server.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -82,8 +71,6 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=None)
     serve.add_argument("--workers", type=int, default=1)
     serve.set_defaults(func=_serve)
-    migrate = sub.add_parser("migrate", help="apply database migrations")
-    migrate.set_defaults(func=_migrate)
     migrate = sub.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(func=_migrate)
     replay = sub.add_parser("replay", help="validate a game record and print it completed")
