@@ -60,7 +60,7 @@ export function formatDate(value) {
   if (value === null || value === undefined) return "";
   const d = typeof value === "number" ? new Date(value) : new Date(String(value));
   if (Number.isNaN(d.getTime())) return String(value);
-  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return d.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
 }
 
 /** "+3" for positive deltas, "0" / "-2" otherwise. */

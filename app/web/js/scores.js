@@ -85,7 +85,7 @@ export function scoreSheet(view) {
   const zero = goat ? { account: 0, opened: false, remembered: 0 } : 0;
 
   const head = h("tr", {}, h("th", { scope: "col" }, "Round"),
-    seats.map((seat) => h("th", { scope: "col" }, seatName(view, seat.seat))));
+    seats.map((seat) => h("th", { scope: "col", title: seatName(view, seat.seat) }, seatName(view, seat.seat))));
   const body = [];
   body.push(h("tr", { class: "score-start" }, h("th", { scope: "row" }, ""),
     seats.map(() => h("td", {}, cell(zero)))));

@@ -87,6 +87,11 @@ class Socket {
     else if (msg.type !== "ping") this.queue.push(msg);
   }
 
+  /** Send only on an open socket (a reconnect forgets subscriptions by itself). */
+  sendIfOpen(msg) {
+    if (this.connected) this.ws.send(JSON.stringify(msg));
+  }
+
   get connected() {
     return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
   }

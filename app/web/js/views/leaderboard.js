@@ -37,9 +37,10 @@ export function renderLeaderboard(root, variant) {
         h("td", { class: "num" }, String(e.rank)),
         h("td", {}, h("a", { href: `#/player/${encodeURIComponent(e.player)}` }, e.player)),
         h("td", { class: "num" }, String(e.points ?? "")),
-        h("td", { class: "num" }, e.skill === undefined ? "" : Math.round(e.skill) + (e.deviation ? ` ±${Math.round(e.deviation)}` : "")),
+        h("td", { class: "num" }, e.skill === undefined ? "" : String(Math.round(e.skill)),
+          e.deviation ? h("span", { class: "deviation" }, ` ±${Math.round(e.deviation)}`) : null),
         h("td", { class: "num" }, String(e.games ?? "")),
-        h("td", { class: "num" }, e.wins === undefined ? "" : `${e.wins}/${e.losses ?? 0}`))));
+        h("td", { class: "num wide-only" }, e.wins === undefined ? "" : `${e.wins}/${e.losses ?? 0}`))));
       info.textContent = data.total ? `${data.total} player${data.total === 1 ? "" : "s"}` : "Nobody has played yet.";
       replace(pager,
         offset > 0 ? h("button", { type: "button", onclick: () => { offset = Math.max(0, offset - PAGE); load(); } }, "← Previous") : null,
@@ -55,7 +56,7 @@ export function renderLeaderboard(root, variant) {
     h("div", { class: "table-scroll" }, h("table", { class: "data" },
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"),
-        h("th", { scope: "col" }, "Skill"), h("th", { scope: "col" }, "Games"), h("th", { scope: "col" }, "Won/lost"))),
+        h("th", { scope: "col" }, "Skill"), h("th", { scope: "col" }, "Games"), h("th", { scope: "col", class: "wide-only" }, "Won/lost"))),
       body)),
     pager));
   load();

@@ -166,6 +166,7 @@ export function renderLobby(root) {
   }
   redraw();
   return () => {
+    if (auth.signedIn) socket.sendIfOpen({ type: "lobby.unsubscribe" });
     offs.forEach((off) => off());
     clearInterval(poll);
   };

@@ -20,16 +20,19 @@ function lineChart(points, { width = 320, height = 120, label = "Rating" } = {})
     s("line", { x1: pad.l, y1: pad.t, x2: pad.l, y2: height - pad.b, class: "axis" }),
     s("text", { x: pad.l - 4, y: y(maxY) + 4, class: "chart-label", "text-anchor": "end" }, String(maxY)),
     s("text", { x: pad.l - 4, y: y(minY), class: "chart-label", "text-anchor": "end" }, String(minY)),
-    s("text", { x: width - pad.r, y: height - 4, class: "chart-label", "text-anchor": "end" }, `${n} game${n === 1 ? "" : "s"}`),
+    s("text", { x: width - pad.r, y: height - 4, class: "chart-label", "text-anchor": "end" }, `${Math.max(0, n - 1)} game${n === 2 ? "" : "s"}`),
     s("path", { d: path, class: "chart-line" }),
     points.map((p, i) => s("circle", { cx: x(i), cy: y(p.y), r: 2.5, class: "chart-dot" }, s("title", {}, `${p.y} (${signed(p.gain)})`))));
 }
 
 function historyFor(page, variant) {
   if (Array.isArray(page.history) && page.history.length) {
-    return page.history.filter((st) => st.variant === variant)
+    const steps = page.history.filter((st) => st.variant === variant)
       .sort((a, b) => a.finished_at - b.finished_at)
       .map((st) => ({ y: st.points, gain: st.gained ?? 0 }));
+    // Start the line where the player stood before his first game in it.
+    if (steps.length) steps.unshift({ y: steps[0].y - steps[0].gain, gain: 0 });
+    return steps;
   }
   // Without a history, walk back from the current points through the recent games.
   const games = (page.recent_games || []).filter((g) => g.variant === variant && g.rated !== false)

@@ -40,12 +40,12 @@ export async function renderReplay(root, gameId) {
 
   const roundStarts = steps.map((st, i) => (st.move === -1 ? i : -1)).filter((i) => i >= 0);
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
-    button("⏮", "First position", () => go(0), "first"),
-    button("⏪", "Previous round", () => go([...roundStarts].reverse().find((i) => i < index) ?? 0), "prev-round"),
+    button("|◀", "First position", () => go(0), "first"),
+    button("◀◀", "Previous round", () => go([...roundStarts].reverse().find((i) => i < index) ?? 0), "prev-round"),
     button("◀", "Previous move", () => go(index - 1), "prev"),
     button("▶", "Next move", () => go(index + 1), "next"),
-    button("⏩", "Next round", () => go(roundStarts.find((i) => i > index) ?? steps.length - 1), "next-round"),
-    button("⏭", "Last position", () => go(steps.length - 1), "last"),
+    button("▶▶", "Next round", () => go(roundStarts.find((i) => i > index) ?? steps.length - 1), "next-round"),
+    button("▶|", "Last position", () => go(steps.length - 1), "last"),
     counter);
 
   const result = record.result;

@@ -55,14 +55,15 @@ export function renderTable(root, tableId) {
   const chatInput = h("input", { name: "chat", maxlength: 300, autocomplete: "off", placeholder: "Say something…", "aria-label": "Chat message" });
   const chatForm = h("form", { class: "chat-form" }, chatInput, h("button", { type: "submit" }, "Send"));
 
-  root.append(h("section", { class: "table-page" },
+  const page = h("section", { class: "table-page", dataset: { tableId } },
     h("div", { class: "table-head" }, h("div", {}, title, subtitle), headActions),
     h("div", { class: "table-layout" },
       h("div", { class: "table-main" }, waiting, seatsBox, statusBar, board, mine, result),
       h("div", { class: "table-side" },
         h("section", { class: "card" }, h("h2", {}, "Score"), sheet),
         h("section", { class: "card" }, h("h2", {}, "Game log"), log),
-        h("section", { class: "card chat" }, h("h2", {}, "Chat"), chatList, chatForm)))));
+        h("section", { class: "card chat" }, h("h2", {}, "Chat"), chatList, chatForm))));
+  root.append(page);
 
   const view = () => state.view;
   const you = () => (state.view ? state.view.you : null);
@@ -397,6 +398,7 @@ export function renderTable(root, tableId) {
     const fresh = state.seq === null || seq > state.seq;
     const before = state.view;
     state.seq = seq;
+    page.dataset.seq = String(seq); // lets tests (and curious players) see the table's version
     state.view = msg.view || null;
     state.sending = false;
     const v = state.view;
@@ -475,6 +477,7 @@ export function renderTable(root, tableId) {
   render();
 
   return () => {
+    socket.sendIfOpen({ type: "table.unsubscribe", table_id: tableId });
     offs.forEach((off) => off());
     clearInterval(clock);
     resize.disconnect();
