@@ -84,7 +84,7 @@ export function scoreSheet(view) {
   const cell = (value) => (goat ? standingCell(value) : h("span", { class: "total" }, String(value)));
   const zero = goat ? { account: 0, opened: false, remembered: 0 } : 0;
 
-  const head = h("tr", {}, h("th", { scope: "col" }, "Round"),
+  const head = h("tr", {}, h("th", { scope: "col", title: "Round" }, "#"),
     seats.map((seat) => h("th", { scope: "col", title: seatName(view, seat.seat) }, seatName(view, seat.seat))));
   const body = [];
   body.push(h("tr", { class: "score-start" }, h("th", { scope: "row" }, ""),
