@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
 
-from app.api import auth, games, health, leaderboard, players
+from app.api import auth, games, health, leaderboard, players, tables, ws
 from app.api.errors import install_error_handlers
 from app.config import settings
 from app.db.session import Database, migrate
+from app.services.runtime import LiveTables
+
+WEB = Path(__file__).resolve().parent / "web"
 
 
 @asynccontextmanager
@@ -18,9 +23,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await migrate(settings.database_url)
     app.state.db = Database(settings.database_url)
     health.add_ready_check(app.state, "database", app.state.db.ping)
+    app.state.live = LiveTables(settings, app.state.db)
+    await app.state.live.start()
+    health.add_ready_check(app.state, "live store", app.state.live.ping)
     try:
         yield
     finally:
+        await app.state.live.stop()
         await app.state.db.dispose()
 
 
@@ -32,8 +41,10 @@ def create_app() -> FastAPI:
         return {"status": "ok"}
 
     install_error_handlers(app)
-    for module in (health, auth, players, leaderboard, games):
+    for module in (health, auth, players, leaderboard, games, tables, ws):
         app.include_router(module.router)
+    # The browser client, last: every API route above takes precedence over its files.
+    app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
 
 

@@ -1,0 +1,93 @@
+"""Client -> server websocket messages of PROTOCOL §2, validated by pydantic.
+
+Anything that does not validate (a missing or mistyped field, an unknown `type`) is a
+`bad_request` and changes nothing. Extra fields are ignored; `id` is echoed by the
+gateway exactly as sent, so it is read from the raw JSON, not from these models.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+
+TableId = Annotated[StrictStr, Field(min_length=1, max_length=64)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: StrictStr
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+class LobbySubscribe(_Message):
+    type: Literal["lobby.subscribe"]
+
+
+class LobbyUnsubscribe(_Message):
+    type: Literal["lobby.unsubscribe"]
+
+
+class TableSubscribe(_Message):
+    type: Literal["table.subscribe"]
+    table_id: TableId
+
+
+class TableUnsubscribe(_Message):
+    type: Literal["table.unsubscribe"]
+    table_id: TableId
+
+
+class Play(_Message):
+    type: Literal["play"]
+    table_id: TableId
+    tile: Annotated[StrictStr, Field(max_length=16)]
+    end: Annotated[StrictStr, Field(max_length=32)] | None = None
+    seq: StrictInt
+
+
+class Resign(_Message):
+    type: Literal["resign"]
+    table_id: TableId
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    table_id: TableId
+    text: Annotated[StrictStr, Field(min_length=1, max_length=300)]
+
+
+ClientMessage = Annotated[
+    Hello
+    | Ping
+    | LobbySubscribe
+    | LobbyUnsubscribe
+    | TableSubscribe
+    | TableUnsubscribe
+    | Play
+    | Resign
+    | Chat,
+    Field(discriminator="type"),
+]
+
+client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+# PROTOCOL §2 error codes, in the order of precedence.
+ERROR_CODES = (
+    "rate_limited",
+    "bad_request",
+    "unauthorized",
+    "not_found",
+    "not_seated",
+    "game_over",
+    "stale",
+    "not_your_turn",
+    "illegal_move",
+)

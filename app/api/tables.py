@@ -1,0 +1,90 @@
+"""Tables over HTTP (PROTOCOL §1): create, list, read, join, leave."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request, status
+from pydantic import BaseModel, Field
+
+from app.api.deps import CurrentPlayer
+from app.services import lobby
+from app.services.runtime import LiveTables
+from app.services.tables import ServiceError, public_table
+
+router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+
+def get_live(request: Request) -> LiveTables:
+    live: LiveTables = request.app.state.live
+    return live
+
+
+LiveDep = Annotated[LiveTables, Depends(get_live)]
+
+
+class TableCreate(BaseModel):
+    variant: str
+    seats: int = 4
+    options: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: int = Field(30, ge=5, le=300)
+    rated: bool = True
+
+
+class JoinRequest(BaseModel):
+    seat: int | None = None
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    try:
+        yield
+    except ServiceError as error:
+        raise HTTPException(error.status, error.message) from error
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) -> dict[str, Any]:
+    with _refusals():
+        return await lobby.create_table(
+            live.store,
+            player,
+            variant=body.variant,
+            seats=body.seats,
+            options=body.options,
+            turn_seconds=body.turn_seconds,
+            rated=body.rated,
+        )
+
+
+@router.get("")
+async def list_tables(live: LiveDep) -> list[dict[str, Any]]:
+    return await lobby.list_tables(live.store)
+
+
+@router.get("/{table_id}")
+async def get_table(table_id: str, live: LiveDep) -> dict[str, Any]:
+    with _refusals():
+        return await lobby.get_table(live.store, table_id)
+
+
+@router.post("/{table_id}/join")
+async def join_table(
+    table_id: str, player: CurrentPlayer, live: LiveDep, body: JoinRequest | None = None
+) -> dict[str, int]:
+    with _refusals():
+        seat, _change = await lobby.join(
+            live.store, player, table_id, None if body is None else body.seat
+        )
+    return {"seat": seat}
+
+
+@router.post("/{table_id}/leave")
+async def leave_table(table_id: str, player: CurrentPlayer, live: LiveDep) -> dict[str, Any]:
+    with _refusals():
+        change = await lobby.leave(live.store, player, table_id)
+    if change is not None and change.finished:
+        live.finisher.kick(table_id)
+    return {"left": True, "table": None if change is None else public_table(change.state)}

@@ -1,0 +1,322 @@
+"""The websocket gateway at /ws (PROTOCOL §2): frames in, services called, views out.
+
+Thin on purpose: it checks frames (size, JSON, message shape, rate), knows who the
+socket is, and hands each socket the view of its own seat. Every rule is in services.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from app.api.deps import SESSION_COOKIE
+from app.api.protocol import (
+    Chat,
+    Hello,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    Ping,
+    Play,
+    Resign,
+    TableSubscribe,
+    TableUnsubscribe,
+    client_message,
+)
+from app.services import lobby, play
+from app.services.accounts import PlayerRef, player_for_token
+from app.services.feed import Snapshot
+from app.services.runtime import LiveTables
+from app.services.tables import Change, ServiceError, now_ms
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(tags=["websocket"])
+
+MAX_FRAME_BYTES = 16 * 1024
+RATE_PER_SECOND = 30.0
+RATE_BURST = 60.0
+# A socket that does not read its messages is closed rather than buffered without end.
+MAX_QUEUED = 2000
+CLOSE_BAD_TOKEN = 4401
+
+_NO_ID = object()
+_conn_numbers = itertools.count(1)
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One socket: what it subscribed to, the seq it last got per table, its outbox."""
+
+    def __init__(self, websocket: WebSocket, live: LiveTables) -> None:
+        self.ws = websocket
+        self.live = live
+        self.conn_id = f"{live.process_id}:{next(_conn_numbers)}"
+        self.player: PlayerRef | None = None
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.last_sent: dict[str, int] = {}
+        # While a command of this socket is changing a table, announcements of that table
+        # wait, so the reply (with the command's id) is the first message of its version.
+        self.busy: set[str] = set()
+        self.pending: dict[str, Snapshot] = {}
+        self.lobby_ready = True
+        self.lobby_held: list[dict[str, Any]] = []
+        self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+        self.closed = False
+
+    @property
+    def player_id(self) -> int | None:
+        return None if self.player is None else self.player.id
+
+    # -- outgoing ---------------------------------------------------------------------
+
+    def offer(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if not self.lobby_ready and message["type"].startswith("lobby."):
+            self.lobby_held.append(message)
+            return
+        if self.outbox.qsize() >= MAX_QUEUED:
+            log.warning("socket %s does not read; closing it", self.conn_id)
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(message)
+
+    def offer_state(self, snapshot: Snapshot) -> None:
+        if snapshot.table_id in self.busy:
+            held = self.pending.get(snapshot.table_id)
+            if held is None or held.version < snapshot.version:
+                self.pending[snapshot.table_id] = snapshot
+            return
+        self.send_state(snapshot)
+
+    def send_state(self, snapshot: Snapshot, msg_id: Any = _NO_ID) -> None:
+        """Send this socket's view unless it already has this version (replies always go)."""
+        last = self.last_sent.get(snapshot.table_id, 0)
+        if snapshot.version <= last and msg_id is _NO_ID:
+            return
+        message = snapshot.message(self.player_id, last)
+        if msg_id is not _NO_ID:
+            message["id"] = msg_id
+        self.last_sent[snapshot.table_id] = max(last, snapshot.version)
+        self.offer(message)
+
+    def release(self, table_id: str) -> None:
+        self.busy.discard(table_id)
+        held = self.pending.pop(table_id, None)
+        if held is not None:
+            self.send_state(held)
+
+    def error(self, code: str, message: str, msg_id: Any = _NO_ID) -> None:
+        reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if msg_id is not _NO_ID:
+            reply["id"] = msg_id
+        self.offer(reply)
+
+    def reply(self, message: dict[str, Any], msg_id: Any) -> None:
+        if msg_id is not _NO_ID:
+            message = {**message, "id": msg_id}
+        self.offer(message)
+
+    async def write_loop(self) -> None:
+        try:
+            while True:
+                message = await self.outbox.get()
+                if message is None:
+                    await self.ws.close(code=1008)
+                    return
+                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+        except Exception:  # the peer went away; the read loop notices too
+            self.closed = True
+
+    # -- incoming ---------------------------------------------------------------------
+
+    async def handle_frame(self, text: str | None) -> bool:
+        """One client frame; returns False when the socket must close."""
+        if not self.bucket.take():
+            self.error("rate_limited", "too many messages; slow down", _frame_id(text))
+            return True
+        if text is None:
+            self.error("bad_request", "frames must be JSON text")
+            return True
+        if len(text.encode()) > MAX_FRAME_BYTES:
+            self.error("bad_request", f"frame larger than {MAX_FRAME_BYTES} bytes")
+            return True
+        try:
+            data = json.loads(text)
+        except ValueError:
+            self.error("bad_request", "frame is not valid JSON")
+            return True
+        if not isinstance(data, dict):
+            self.error("bad_request", "a message is a JSON object with a `type`")
+            return True
+        msg_id = data.get("id", _NO_ID)
+        try:
+            message = client_message.validate_python(data)
+        except ValidationError as error:
+            self.error("bad_request", _describe(error, data), msg_id)
+            return True
+        try:
+            return await self.dispatch(message, msg_id)
+        except ServiceError as error:
+            self.error(error.code, error.message, msg_id)
+        except Exception:
+            log.exception("socket %s: command failed", self.conn_id)
+            self.error("bad_request", "the server could not process this message", msg_id)
+        return True
+
+    async def dispatch(self, message: Any, msg_id: Any) -> bool:
+        live = self.live
+        if isinstance(message, Ping):
+            self.reply({"type": "pong"}, msg_id)
+        elif isinstance(message, Hello):
+            player = await player_for_token(live.db, message.token)
+            if player is None:
+                await self.ws.close(code=CLOSE_BAD_TOKEN, reason="invalid token")
+                return False
+            self.player = player
+            self.reply(_welcome(player), msg_id)
+        elif isinstance(message, TableSubscribe):
+            await self.subscribe(message.table_id, msg_id)
+        elif isinstance(message, TableUnsubscribe):
+            await live.feed.unsubscribe_table(self, message.table_id)
+            self.last_sent.pop(message.table_id, None)
+        elif self.player is None:
+            raise ServiceError("unauthorized", "log in first (hello with a token)", 401)
+        elif isinstance(message, LobbySubscribe):
+            self.lobby_ready = False
+            try:
+                tables = await live.feed.subscribe_lobby(self)
+                self.reply({"type": "lobby", "tables": tables}, msg_id)
+            finally:
+                self.lobby_ready = True
+                held, self.lobby_held = self.lobby_held, []
+                for note in held:
+                    self.offer(note)
+        elif isinstance(message, LobbyUnsubscribe):
+            live.feed.lobby.discard(self)
+        elif isinstance(message, Play):
+            player_id = self.player.id
+            await self.change(
+                message.table_id,
+                msg_id,
+                play.play(
+                    live.store, player_id, message.table_id, message.tile, message.end,
+                    message.seq,
+                ),
+            )
+        elif isinstance(message, Resign):
+            await self.change(
+                message.table_id, msg_id, lobby.leave(live.store, self.player, message.table_id)
+            )
+        elif isinstance(message, Chat):
+            said = await play.chat(
+                live.store, self.player.id, self.player.name, message.table_id, message.text,
+                self.conn_id,
+            )
+            self.reply(said, msg_id)
+        return True
+
+    async def subscribe(self, table_id: str, msg_id: Any) -> None:
+        self.busy.add(table_id)
+        try:
+            snapshot = await self.live.feed.subscribe_table(self, table_id)
+            if snapshot is None:
+                raise ServiceError("not_found", f"no table {table_id!r}", 404)
+            # A (re-)subscription always gets the current state, gap or not.
+            self.last_sent[table_id] = 0
+            self.send_state(snapshot, msg_id)
+        finally:
+            self.release(table_id)
+
+    async def change(self, table_id: str, msg_id: Any, command: Any) -> None:
+        """Run a table-changing command and answer with the new state (carrying the id)."""
+        self.busy.add(table_id)
+        try:
+            change: Change | None = await command
+            if change is None:  # the last player left a waiting table: it is gone
+                self.reply({"type": "table.removed", "table_id": table_id}, msg_id)
+                return
+            if change.finished:
+                self.live.finisher.kick(table_id)
+            connected = await self.live.store.presence(table_id, now_ms())
+            self.send_state(Snapshot(table_id, change.version, change.state, connected), msg_id)
+        finally:
+            self.release(table_id)
+
+
+def _welcome(player: PlayerRef) -> dict[str, Any]:
+    return {"type": "welcome", "player": {"id": player.id, "name": player.name}}
+
+
+def _frame_id(text: str | None) -> Any:
+    """The id of a frame we refuse before reading it properly, when it is cheap to find."""
+    if text is None or len(text) > MAX_FRAME_BYTES:
+        return _NO_ID
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return _NO_ID
+    return data.get("id", _NO_ID) if isinstance(data, dict) else _NO_ID
+
+
+def _describe(error: ValidationError, data: dict[str, Any]) -> str:
+    kind = data.get("type")
+    first = error.errors()[0]
+    if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        return f"unknown message type {kind!r}"
+    where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+    return f"{kind}: {where}: {first['msg']}"
+
+
+@router.websocket("/ws")
+async def gateway(websocket: WebSocket) -> None:
+    live: LiveTables = websocket.app.state.live
+    await websocket.accept()
+    conn = Connection(websocket, live)
+    cookie = websocket.cookies.get(SESSION_COOKIE)
+    if cookie:
+        conn.player = await player_for_token(live.db, cookie)
+        if conn.player is not None:
+            conn.offer(_welcome(conn.player))
+    writer = asyncio.create_task(conn.write_loop())
+    try:
+        while not conn.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if not await conn.handle_frame(text):
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        conn.closed = True
+        await live.feed.drop(conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer

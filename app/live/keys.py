@@ -1,0 +1,45 @@
+"""Redis key and channel names of the live store; every one starts with the configured prefix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Keys:
+    prefix: str
+
+    def table(self, table_id: str) -> str:
+        """Hash {version, data}: one table's whole serialized state."""
+        return f"{self.prefix}:table:{table_id}"
+
+    def presence(self, table_id: str) -> str:
+        """Hash "{process}:{seat}" -> expiry ms: which seats have a live socket somewhere."""
+        return f"{self.prefix}:presence:{table_id}"
+
+    @property
+    def index(self) -> str:
+        """Sorted set of the tables shown in the lobby, scored by creation time."""
+        return f"{self.prefix}:tables"
+
+    @property
+    def deadlines(self) -> str:
+        """Sorted set table_id -> turn deadline (epoch ms) of every running game."""
+        return f"{self.prefix}:deadlines"
+
+    @property
+    def retire(self) -> str:
+        """Sorted set table_id -> when a finished table leaves the lobby (epoch ms)."""
+        return f"{self.prefix}:retire"
+
+    @property
+    def unwritten(self) -> str:
+        """Set of tables whose game finished but is not yet written to the database."""
+        return f"{self.prefix}:unwritten"
+
+    def table_channel(self, table_id: str) -> str:
+        return f"{self.prefix}:ch:table:{table_id}"
+
+    @property
+    def lobby_channel(self) -> str:
+        return f"{self.prefix}:ch:lobby"

@@ -1,0 +1,75 @@
+"""Turn clocks: every process sweeps the store's deadlines and applies the timeouts.
+
+Deadlines live in the store (a sorted set), never in a process. A claim hands each
+expired deadline to exactly one process (see LiveStore.claim_deadlines); the timeout
+then goes through the same compare-and-set as a move, so a move made in time and a
+timeout can never both win. The same loop retires finished tables from the lobby,
+writes finished games still unwritten and refreshes this process's presence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from app.live.store import LiveStore
+from app.services import play
+from app.services.feed import PRESENCE_REFRESH_SECONDS, Feed
+from app.services.finish import Finisher
+from app.services.tables import now_ms
+
+log = logging.getLogger(__name__)
+
+# A claimed deadline comes back after this long if its claimer died before acting on it.
+CLAIM_LEASE_MS = 10_000
+RESULTS_SWEEP_SECONDS = 1.0
+
+
+class Clock:
+    def __init__(self, store: LiveStore, feed: Feed, finisher: Finisher, every: float) -> None:
+        self.store = store
+        self.feed = feed
+        self.finisher = finisher
+        self.every = every
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="live-clock")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def expire_due(self) -> int:
+        """Apply every expired turn deadline this process wins; returns how many."""
+        applied = 0
+        for table_id in await self.store.claim_deadlines(now_ms(), CLAIM_LEASE_MS):
+            change = await play.expire(self.store, table_id)
+            if change is not None:
+                applied += 1
+                if change.finished:
+                    self.finisher.kick(table_id)
+        return applied
+
+    async def _run(self) -> None:
+        last_results = last_presence = 0.0
+        while True:
+            try:
+                await self.expire_due()
+                await self.store.retire_due(now_ms())
+                now = time.monotonic()
+                if now - last_results >= RESULTS_SWEEP_SECONDS:
+                    last_results = now
+                    await self.finisher.sweep()
+                if now - last_presence >= PRESENCE_REFRESH_SECONDS:
+                    last_presence = now
+                    await self.feed.refresh_presence()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("clock sweep failed; trying again")
+            await asyncio.sleep(self.every)

@@ -1,0 +1,168 @@
+"""Tables and seats: create, list, join and leave; a table starts its game when it fills."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any, Protocol
+
+from app.engine import OptionsError, new_game, new_seed, validate_options
+from app.live.store import LiveStore
+from app.services import play
+from app.services.tables import (
+    Change,
+    ServiceError,
+    commit,
+    not_found,
+    now_ms,
+    public_table,
+    seat_of,
+)
+
+# A lobby command (join, leave) loses a compare-and-set only to another change of the
+# same table; it then re-reads and tries again, a bounded number of times.
+ATTEMPTS = 20
+
+
+class Player(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+def _who(player: Player) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name}
+
+
+async def create_table(
+    store: LiveStore,
+    player: Player,
+    *,
+    variant: str,
+    seats: int,
+    options: dict[str, Any] | None,
+    turn_seconds: int,
+    rated: bool,
+) -> dict[str, Any]:
+    """A new waiting table with its creator in seat 0 (or a game at once for one seat)."""
+    try:
+        normalized = validate_options(variant, seats, options)
+    except OptionsError as error:
+        raise ServiceError("bad_request", str(error), 422) from error
+    now = now_ms()
+    table_id = secrets.token_hex(8)
+    state: dict[str, Any] = {
+        "id": table_id,
+        "variant": variant,
+        "options": normalized,
+        "players": seats,
+        "seats": [_who(player)] + [None] * (seats - 1),
+        "status": "waiting",
+        "turn_seconds": turn_seconds,
+        "rated": rated,
+        "created_by": _who(player),
+        "game_id": None,
+        "created_at": now,
+        "started_at": None,
+        "finished_at": None,
+        "deadline": None,
+        "game": None,
+        "log": [],
+    }
+    version = await store.write(table_id, 0, state, deadline_ms=None, created_ms=now)
+    if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
+        raise ServiceError("bad_request", "could not create the table, try again", 409)
+    return public_table(state)
+
+
+async def list_tables(store: LiveStore) -> list[dict[str, Any]]:
+    """Open and running tables (finished ones are only readable by id)."""
+    return [
+        public_table(t.state)
+        for t in await store.listed()
+        if t.state["status"] in ("waiting", "playing")
+    ]
+
+
+async def get_table(store: LiveStore, table_id: str) -> dict[str, Any]:
+    current = await store.load(table_id)
+    if current is None:
+        raise not_found(table_id)
+    return public_table(current.state)
+
+
+async def join(
+    store: LiveStore, player: Player, table_id: str, seat: int | None = None
+) -> tuple[int, Change]:
+    """Seat `player` (in `seat`, or the first free one); the last seat starts the game."""
+    for _ in range(ATTEMPTS):
+        current = await store.load(table_id)
+        if current is None:
+            raise not_found(table_id)
+        state = dict(current.state)
+        if seat_of(state, player.id) is not None:
+            raise ServiceError("bad_request", "you are already seated at this table", 409)
+        if state["status"] != "waiting":
+            raise ServiceError("bad_request", "the game has already started", 409)
+        free = [s for s, who in enumerate(state["seats"]) if who is None]
+        if not free:
+            raise ServiceError("bad_request", "the table is full", 409)
+        if seat is None:
+            chosen = free[0]
+        elif not 0 <= seat < state["players"]:
+            raise ServiceError("bad_request", f"there is no seat {seat}", 409)
+        elif seat not in free:
+            raise ServiceError("bad_request", f"seat {seat} is taken", 409)
+        else:
+            chosen = seat
+        seats = list(state["seats"])
+        seats[chosen] = _who(player)
+        state["seats"] = seats
+        events: list[dict[str, Any]] = [
+            {"type": "join", "round": 0, "seat": chosen, "player": player.name}
+        ]
+        game = None
+        if all(who is not None for who in seats):
+            # The last seat is taken: deal from a fresh secret seed; only its commitment
+            # is shown (in the start event and every view) until the game ends.
+            game = new_game(state["variant"], state["players"], state["options"], new_seed())
+            state["game_id"] = uuid.uuid4().hex
+            state["started_at"] = now_ms()
+            events += game.start_events()
+        change = await commit(store, current, state, events, game)
+        if change is not None:
+            return chosen, change
+    raise ServiceError("bad_request", "the table is busy, try again", 409)
+
+
+async def leave(store: LiveStore, player: Player, table_id: str) -> Change | None:
+    """Before the start: free the seat (an emptied table is removed; returns None then).
+
+    During play: a resignation, which RULES 1.10 treats exactly as a timeout.
+    """
+    for _ in range(ATTEMPTS):
+        current = await store.load(table_id)
+        if current is None:
+            raise not_found(table_id)
+        state = dict(current.state)
+        seat = seat_of(state, player.id)
+        if seat is None:
+            raise ServiceError("not_seated", "you are not seated at this table", 409)
+        if state["status"] == "playing":
+            return await play.resign(store, player.id, table_id)
+        if state["status"] == "finished":
+            raise ServiceError("game_over", "the game is over", 409)
+        seats = list(state["seats"])
+        seats[seat] = None
+        if all(who is None for who in seats):
+            if await store.delete(table_id, current.version):
+                return None
+            continue
+        state["seats"] = seats
+        events = [{"type": "leave", "round": 0, "seat": seat, "player": player.name}]
+        change = await commit(store, current, state, events, None)
+        if change is not None:
+            return change
+    raise ServiceError("bad_request", "the table is busy, try again", 409)

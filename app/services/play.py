@@ -1,0 +1,120 @@
+"""Moves, resignations, timeouts and chat at a running table.
+
+Every check of PROTOCOL §2 is made here in its order (after the gateway's rate limit,
+frame checks and authentication): not_found, not_seated, game_over, stale,
+not_your_turn, illegal_move. The first that applies is the answer; an error changes
+nothing. A move is applied only by a compare-and-set on the version it was chosen
+from, so a repeated or concurrent copy of it is `stale`, never a second move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine import IllegalMove
+from app.live.store import LiveStore
+from app.services.tables import (
+    Change,
+    ServiceError,
+    commit,
+    game_of,
+    not_found,
+    now_ms,
+    seat_of,
+)
+
+ATTEMPTS = 20
+
+
+async def play(
+    store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int
+) -> Change:
+    current = await store.load(table_id)
+    if current is None:
+        raise not_found(table_id)
+    state = current.state
+    seat = seat_of(state, player_id)
+    if seat is None:
+        raise ServiceError("not_seated", "you are not seated at this table", 409)
+    if state["status"] == "finished":
+        raise ServiceError("game_over", "the game is over", 409)
+    if seq != current.version:
+        raise ServiceError(
+            "stale", f"the table is at seq {current.version}, your move was for {seq}", 409
+        )
+    game = game_of(state)
+    if game is None or game.turn != seat:
+        raise ServiceError("not_your_turn", "it is not your turn", 409)
+    if state["deadline"] is not None and now_ms() > state["deadline"]:
+        # The clock is the authority: a move after the deadline is a timeout, even if the
+        # sweeper has not got to it yet.
+        await expire(store, table_id)
+        raise ServiceError("game_over", "your time ran out", 409)
+    try:
+        events = game.play(seat, tile, end)
+    except ValueError as error:  # IllegalMove, or a string that is not a tile of the set
+        raise ServiceError("illegal_move", str(error), 409) from error
+    change = await commit(store, current, state, events, game)
+    if change is None:
+        raise ServiceError("stale", "the table changed meanwhile, look again", 409)
+    return change
+
+
+async def resign(store: LiveStore, player_id: int, table_id: str) -> Change:
+    """Leave a running game: RULES 1.10 counts it as a timeout of the resigning seat."""
+    for _ in range(ATTEMPTS):
+        current = await store.load(table_id)
+        if current is None:
+            raise not_found(table_id)
+        seat = seat_of(current.state, player_id)
+        if seat is None:
+            raise ServiceError("not_seated", "you are not seated at this table", 409)
+        game = game_of(current.state)
+        if current.state["status"] == "finished" or game is None:
+            raise ServiceError("game_over", "there is no game in progress", 409)
+        try:
+            events = game.timeout(seat)
+        except IllegalMove as error:
+            raise ServiceError("game_over", str(error), 409) from error
+        change = await commit(store, current, current.state, events, game)
+        if change is not None:
+            return change
+    raise ServiceError("stale", "the table is busy, try again", 409)
+
+
+async def expire(store: LiveStore, table_id: str) -> Change | None:
+    """Apply the timeout of the player on turn if his deadline has passed (the clock's job).
+
+    Returns the change, or None if there was nothing to do: the player moved in time (his
+    new deadline is already in the clock), or the game is over or gone.
+    """
+    for _ in range(ATTEMPTS):
+        current = await store.load(table_id)
+        if current is None or current.state["status"] != "playing":
+            await store.drop_deadline(table_id)
+            return None
+        deadline = current.state["deadline"]
+        if deadline is not None and deadline > now_ms():
+            return None
+        game = game_of(current.state)
+        if game is None or game.turn is None:
+            return None
+        events = game.timeout(game.turn)
+        change = await commit(store, current, current.state, events, game)
+        if change is not None:
+            return change
+    return None
+
+
+async def chat(
+    store: LiveStore, player_id: int, name: str, table_id: str, text: str, origin: str
+) -> dict[str, Any]:
+    """Say `text` to everyone at the table; not a table change (no new seq)."""
+    current = await store.load(table_id)
+    if current is None:
+        raise not_found(table_id)
+    if seat_of(current.state, player_id) is None:
+        raise ServiceError("not_seated", "only players seated at this table can chat", 409)
+    message = {"type": "chat", "table_id": table_id, "from": name, "text": text, "at": now_ms()}
+    await store.publish_table(table_id, {"kind": "chat", "message": message, "origin": origin})
+    return message

@@ -1,0 +1,40 @@
+"""The live-tables machinery of one process, as kept on `app.state.live`."""
+
+from __future__ import annotations
+
+import secrets
+
+from app.config import Settings
+from app.db.session import Database
+from app.live.hub import Hub
+from app.live.store import LiveStore, connect
+from app.services.clock import Clock
+from app.services.feed import Feed
+from app.services.finish import Finisher
+
+
+class LiveTables:
+    def __init__(self, settings: Settings, db: Database) -> None:
+        # Names this process's presence entries; unique per start.
+        self.process_id = secrets.token_hex(6)
+        self.store = LiveStore(connect(settings.redis_url), settings.redis_prefix)
+        self.hub = Hub(self.store)
+        self.feed = Feed(self.store, self.hub, self.process_id)
+        self.finisher = Finisher(self.store, db)
+        self.clock = Clock(self.store, self.feed, self.finisher, settings.sweep_seconds)
+        self.db = db
+
+    async def start(self) -> None:
+        await self.feed.start()
+        # Games that finished while no process could write them (a crash, a restart).
+        await self.finisher.sweep()
+        self.clock.start()
+
+    async def stop(self) -> None:
+        await self.clock.stop()
+        await self.finisher.stop()
+        await self.feed.stop()
+        await self.store.close()
+
+    async def ping(self) -> bool:
+        return await self.store.ping()

@@ -1,0 +1,179 @@
+"""A live table's state, its public shapes (`table`, `view`) and the one way to change it.
+
+The state kept in the live store is a plain JSON dict:
+  id, variant, options, players (seat count), seats [{"id", "name"} | None],
+  status "waiting"|"playing"|"finished", turn_seconds, rated, created_by {"id","name"},
+  game_id, created_at/started_at/finished_at (epoch ms), deadline (ms | None),
+  game (engine `Game.to_dict()` | None), log [{"v", "events"}] (the last changes).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine import Game, game_from_dict
+from app.live.store import LiveStore, Versioned
+
+# Finished tables stay in the lobby this long (then lobby.remove) ...
+FINISHED_IN_LOBBY_MS = 60_000
+# ... and readable by GET / table.subscribe this long after their result is written.
+FINISHED_KEEP_SECONDS = 3600
+# How many changes' events a state remembers, so a socket that skipped some still gets them.
+LOG_LENGTH = 16
+
+
+class ServiceError(Exception):
+    """A refused command: `code` is the PROTOCOL §2 error code, `status` the HTTP one."""
+
+    def __init__(self, code: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def not_found(table_id: str) -> ServiceError:
+    return ServiceError("not_found", f"no table {table_id!r}", 404)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def seat_of(state: dict[str, Any], player_id: int | None) -> int | None:
+    if player_id is None:
+        return None
+    for seat, who in enumerate(state["seats"]):
+        if who is not None and who["id"] == player_id:
+            return seat
+    return None
+
+
+def game_of(state: dict[str, Any]) -> Game | None:
+    return None if state["game"] is None else game_from_dict(state["game"])
+
+
+def public_table(state: dict[str, Any]) -> dict[str, Any]:
+    """PROTOCOL's `table`: names as plain strings, nothing of the game itself."""
+    return {
+        "id": state["id"],
+        "variant": state["variant"],
+        "options": state["options"],
+        "seats": [
+            {"seat": s, "player": None if who is None else who["name"]}
+            for s, who in enumerate(state["seats"])
+        ],
+        "status": state["status"],
+        "turn_seconds": state["turn_seconds"],
+        "rated": state["rated"],
+        "created_by": state["created_by"]["name"],
+        "game_id": state["game_id"],
+    }
+
+
+def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The view of a table whose game has not started: the same shape, nothing dealt."""
+    return {
+        "variant": state["variant"],
+        "options": state["options"],
+        "status": "waiting",
+        "you": seat,
+        "hand": [],
+        "turn": None,
+        "round": 0,
+        "ends": {},
+        "chain": [],
+        "bazaar": 0,
+        "legal": [],
+        "seats": [
+            {"seat": s, "tiles": 0, "account": 0, "opened": False, "remembered": 0}
+            for s in range(state["players"])
+        ],
+        "carry": 0,
+        "history": [],
+        "commitment": None,
+        "seed": None,
+        "result": None,
+    }
+
+
+def build_view(state: dict[str, Any], seat: int | None, connected: set[int]) -> dict[str, Any]:
+    """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's."""
+    game = game_of(state)
+    view = _waiting_view(state, seat) if game is None else game.view(seat)
+    view["table_id"] = state["id"]
+    view["game_id"] = state["game_id"]
+    view["status"] = state["status"]
+    view["deadline"] = state["deadline"] if state["status"] == "playing" else None
+    for entry in view["seats"]:
+        who = state["seats"][entry["seat"]]
+        entry["player"] = None if who is None else who["name"]
+        entry["connected"] = entry["seat"] in connected
+    return view
+
+
+def events_since(state: dict[str, Any], version: int, last_sent: int) -> list[dict[str, Any]]:
+    """The events of the changes after `last_sent` up to `version` (those still logged)."""
+    if last_sent <= 0:
+        return []
+    return [
+        event
+        for entry in state["log"]
+        if last_sent < entry["v"] <= version
+        for event in entry["events"]
+    ]
+
+
+@dataclass
+class Change:
+    """A change that was stored: the new version and state, and whether it ended the game."""
+
+    version: int
+    state: dict[str, Any]
+    finished: bool
+
+
+async def commit(
+    store: LiveStore,
+    current: Versioned,
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+    game: Game | None,
+) -> Change | None:
+    """Write `state` (with `game`'s new position) if nobody changed the table meanwhile.
+
+    Sets the status, the deadline of the player now on turn and the event log; a game that
+    just ended is marked finished in this same write, which also queues its result for
+    the database writer. Returns None when the compare-and-set lost.
+    """
+    now = now_ms()
+    version = current.version + 1
+    state = dict(state)
+    finished = False
+    if game is not None:
+        state["game"] = game.to_dict()
+        if game.status == "finished" and current.state["status"] != "finished":
+            finished = True
+            state["status"] = "finished"
+            state["finished_at"] = now
+        elif game.status == "playing":
+            state["status"] = "playing"
+    if state["status"] == "playing":
+        state["deadline"] = now + state["turn_seconds"] * 1000
+    else:
+        state["deadline"] = None
+    state["log"] = [*current.state.get("log", []), {"v": version, "events": events}][-LOG_LENGTH:]
+    written = await store.write(
+        state["id"],
+        current.version,
+        state,
+        deadline_ms=state["deadline"],
+        created_ms=state["created_at"],
+        finished=finished,
+        retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished else None,
+    )
+    if written is None:
+        return None
+    return Change(written, state, finished)

@@ -1,0 +1,189 @@
+"""One whole game played by real websocket clients, and the checks every such game gets."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from app.engine import VARIANTS
+from app.engine.shuffle import deal
+from tests.e2e.client import Account, Player, autoplay, create_table, join, register
+from tests.servers import REPO, Server
+
+
+@dataclass
+class PlayedGame:
+    table_id: str
+    game_id: str
+    accounts: list[Account]
+    players: list[Player]
+    spectator: Player
+    finals: list[dict[str, Any]]
+
+
+async def play_game(
+    servers: list[Server], *, seats: int = 4, options: dict[str, Any] | None = None,
+    seed: int = 0, rated: bool = True,
+) -> PlayedGame:
+    """Seat `seats` new players (socket i on server i mod n), play to the end at random."""
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
+        accounts = [await register(http) for _ in range(seats)]
+        table = await create_table(http, accounts[0], seats=seats, options=options, rated=rated)
+        table_id = table["id"]
+        players = [
+            await Player(servers[i % len(servers)].ws_url, accounts[i]).connect()
+            for i in range(seats)
+        ]
+        spectator = await Player(servers[-1].ws_url).connect()
+        for p in [*players, spectator]:
+            reply = await p.request({"type": "table.subscribe", "table_id": table_id})
+            assert reply["type"] == "table.state", reply
+        for i in range(1, seats):
+            async with httpx.AsyncClient(base_url=servers[i % len(servers)].url) as other:
+                assert await join(other, table_id, accounts[i], seat=i) == i
+        finals = await asyncio.gather(
+            *(autoplay(p, table_id, random.Random(rng.random())) for p in players)
+        )
+        await spectator.expect(
+            lambda m: m["type"] == "table.state" and m["view"]["status"] == "finished",
+            timeout=30,
+        )
+    game_id = finals[0]["view"]["game_id"]
+    for final in finals:
+        assert final["errors"] == [], final["errors"]
+        assert final["view"]["status"] == "finished"
+        assert final["view"]["game_id"] == game_id
+    return PlayedGame(table_id, game_id, accounts, players, spectator, list(finals))
+
+
+def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]]:
+    """Every round's hands and bazaar recomputed from the revealed seed (PROTOCOL §4)."""
+    seed = bytes.fromhex(record["seed"])
+    players = len(record["players"])
+    game = VARIANTS[record["variant"]](players, record["options"], seed)
+    deals = []
+    for r in range(len(record["rounds"])):
+        attempt = 0
+        while True:
+            hands, bazaar = deal(seed, r, attempt, players, game.hand_size(), game.max_pip)
+            if not game.needs_redeal(hands):
+                break
+            attempt += 1
+        deals.append(([[str(t) for t in h] for h in hands], [str(t) for t in bazaar]))
+    return deals
+
+
+def check_no_leaks(game: PlayedGame, record: dict[str, Any]) -> None:
+    """No frame shows a tile of another hand or of the bazaar before that round is over.
+
+    The truth is the revealed seed, which gives every deal. A tile may be seen once it
+    is on the table, in one's own hand, or in a round_end event (the round is over and
+    its hands are shown face up). Each seat's first view of a round shows its dealt hand.
+    """
+    deals = seed_deals(record)
+    played = [{m["tile"] for m in rnd["moves"]} for rnd in record["rounds"]]
+    for seat, player in enumerate([*game.players, game.spectator]):
+        you = seat if seat < len(game.players) else None
+        rounds_seen: set[int] = set()
+        for frame, raw in zip(player.frames, player.raw, strict=True):
+            if frame.get("type") != "table.state" or frame["table_id"] != game.table_id:
+                continue
+            for event in frame["events"]:
+                if event["type"] not in ("round_end", "game_end"):
+                    shown = _tiles_in(event) - played[event["round"]]
+                    assert not shown, f"seat {you} saw {shown} in {event}"
+            view = frame["view"]
+            if view["status"] != "playing":
+                continue
+            r = view["round"]
+            hands, bazaar = deals[r]
+            if you is None:
+                assert view["hand"] == []
+            elif r not in rounds_seen:
+                # Its dealt hand (plus any forced draws: it has not played yet this round).
+                assert set(hands[you]) <= set(view["hand"]), (r, view["hand"], hands[you])
+            rounds_seen.add(r)
+            hidden = set(bazaar).union(*(set(h) for s, h in enumerate(hands) if s != you))
+            visible = set(view["hand"]) | {link["tile"] for link in view["chain"]}
+            shown = _tiles_in(view, skip=("hand", "chain", "legal", "required_lead"))
+            leaked = (shown & hidden) - visible
+            assert not leaked, f"seat {you} saw {leaked} in round {r}: {raw[:300]}"
+            assert view["seed"] is None
+            assert record["seed"] not in raw
+        assert rounds_seen == set(range(len(record["rounds"]))) or you is None
+
+
+def _played(rnd: dict[str, Any]) -> set[str]:
+    return {m["tile"] for m in rnd["moves"]}
+
+
+def _tiles_in(value: Any, skip: tuple[str, ...] = ()) -> set[str]:
+    """Every string anywhere in `value` (outside the keys in `skip`) that looks like a tile."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k not in skip:
+                found |= _tiles_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= _tiles_in(v)
+    elif isinstance(value, str) and len(value) <= 5 and "-" in value:
+        a, _, b = value.partition("-")
+        if a.isdigit() and b.isdigit():
+            found.add(value)
+    return found
+
+
+async def fetch_record(server: Server, game: PlayedGame, timeout: float = 20) -> dict[str, Any]:
+    """GET /api/games/{id} once the results writer has stored it."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        for _ in range(int(timeout / 0.1)):
+            r = await http.get(f"/api/games/{game.game_id}")
+            if r.status_code == 200:
+                return dict(r.json())
+            assert r.status_code == 404, r.text
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"game {game.game_id} was never written")
+
+
+def check_seed(game: PlayedGame, record: dict[str, Any]) -> None:
+    """The seed revealed at the end matches the commitment every seat saw at the start."""
+    seed = game.finals[0]["view"]["seed"]
+    assert seed is not None and seed == record["seed"]
+    commitment = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    for player in [*game.players, game.spectator]:
+        playing = [
+            f for f in player.states(game.table_id) if f["view"]["status"] == "playing"
+        ]
+        assert playing and all(f["view"]["commitment"] == commitment for f in playing)
+        starts = [
+            e for f in player.states(game.table_id) for e in f["events"] if e["type"] == "start"
+        ]
+        assert all(e["commitment"] == commitment for e in starts)
+
+
+def check_replay(record: dict[str, Any]) -> dict[str, Any]:
+    """`python -m app.cli replay -` reproduces the stored result from the seed and moves."""
+    bare = {k: v for k, v in record.items() if k != "result"}
+    bare["rounds"] = [
+        {k: v for k, v in rnd.items() if k in ("hands", "bazaar", "moves")}
+        for rnd in record["rounds"]
+    ]
+    out = subprocess.run(
+        [sys.executable, "-m", "app.cli", "replay", "-"],
+        input=json.dumps(bare), capture_output=True, text=True, cwd=REPO, check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    replayed = json.loads(out.stdout)
+    assert replayed["result"] == record["result"]
+    assert [r.get("end") for r in replayed["rounds"]] == [r.get("end") for r in record["rounds"]]
+    return dict(replayed)
