@@ -222,7 +222,8 @@ export function renderTable(root, tableId) {
         h("span", { class: `dot ${connected ? "online" : "offline"}`, title: connected ? "connected" : "disconnected",
           "aria-label": connected ? "connected" : "disconnected", role: "img" }),
         h("span", { class: "name" }, seat.player || `Seat ${seat.seat + 1}`),
-        isYou ? h("span", { class: "you-tag" }, " (you)") : null),
+        isYou ? h("span", { class: "you-tag" }, " (you)") : null,
+        seat.team !== undefined && seat.team !== null ? h("span", { class: "pill team" }, `Team ${"AB"[seat.team] ?? seat.team + 1}`) : null),
       h("div", { class: "seat-tiles", title: `${count} tiles` }, h("span", { class: "backs" }, backs),
         h("span", { class: "tile-count", "data-testid": "tile-count" }, `${count} tile${count === 1 ? "" : "s"}`)),
       h("div", { class: "seat-score" }, score));
