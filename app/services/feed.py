@@ -133,6 +133,8 @@ class Feed:
                 await self.hub.add(self.store.keys.table_channel(table_id), handler)
             self.tables[table_id].add(sub)
         await self._update_presence(snapshot)
+        # The snapshot was read before this socket counted as present: it does now.
+        snapshot.connected = snapshot.connected | self._local_seats.get(table_id, set())
         return snapshot
 
     async def unsubscribe_table(self, sub: Subscriber, table_id: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from app.engine import VARIANTS
+from app.engine import VARIANTS, rating
 from app.engine.shuffle import deal
 from tests.e2e.client import Account, Player, autoplay, create_table, join, register
 from tests.servers import REPO, Server
@@ -29,40 +29,66 @@ class PlayedGame:
     finals: list[dict[str, Any]]
 
 
+@dataclass
+class Seated:
+    table_id: str
+    accounts: list[Account]
+    players: list[Player]
+    spectator: Player
+
+    async def first_playing_state(self) -> dict[str, Any]:
+        return await self.players[0].expect(
+            lambda m: m["type"] == "table.state" and m["view"]["status"] == "playing"
+        )
+
+
+async def seat_players(
+    servers: list[Server], *, seats: int = 4, options: dict[str, Any] | None = None,
+    rated: bool = True, turn_seconds: int = 60,
+) -> Seated:
+    """New accounts at a new table (socket i on server i mod n), all subscribed; started."""
+    async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
+        accounts = [await register(http) for _ in range(seats)]
+        table = await create_table(
+            http, accounts[0], seats=seats, options=options, rated=rated,
+            turn_seconds=turn_seconds,
+        )
+    table_id = table["id"]
+    players = [
+        await Player(servers[i % len(servers)].ws_url, accounts[i]).connect()
+        for i in range(seats)
+    ]
+    spectator = await Player(servers[-1].ws_url).connect()
+    for p in [*players, spectator]:
+        reply = await p.request({"type": "table.subscribe", "table_id": table_id})
+        assert reply["type"] == "table.state", reply
+    for i in range(1, seats):
+        async with httpx.AsyncClient(base_url=servers[i % len(servers)].url) as other:
+            assert await join(other, table_id, accounts[i], seat=i) == i
+    return Seated(table_id, accounts, players, spectator)
+
+
 async def play_game(
     servers: list[Server], *, seats: int = 4, options: dict[str, Any] | None = None,
     seed: int = 0, rated: bool = True,
 ) -> PlayedGame:
-    """Seat `seats` new players (socket i on server i mod n), play to the end at random."""
+    """Seat `seats` new players and play to the end with random legal moves."""
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
-        accounts = [await register(http) for _ in range(seats)]
-        table = await create_table(http, accounts[0], seats=seats, options=options, rated=rated)
-        table_id = table["id"]
-        players = [
-            await Player(servers[i % len(servers)].ws_url, accounts[i]).connect()
-            for i in range(seats)
-        ]
-        spectator = await Player(servers[-1].ws_url).connect()
-        for p in [*players, spectator]:
-            reply = await p.request({"type": "table.subscribe", "table_id": table_id})
-            assert reply["type"] == "table.state", reply
-        for i in range(1, seats):
-            async with httpx.AsyncClient(base_url=servers[i % len(servers)].url) as other:
-                assert await join(other, table_id, accounts[i], seat=i) == i
-        finals = await asyncio.gather(
-            *(autoplay(p, table_id, random.Random(rng.random())) for p in players)
-        )
-        await spectator.expect(
-            lambda m: m["type"] == "table.state" and m["view"]["status"] == "finished",
-            timeout=30,
-        )
+    seated = await seat_players(servers, seats=seats, options=options, rated=rated)
+    table_id, players, spectator = seated.table_id, seated.players, seated.spectator
+    finals = await asyncio.gather(
+        *(autoplay(p, table_id, random.Random(rng.random())) for p in players)
+    )
+    await spectator.expect(
+        lambda m: m["type"] == "table.state" and m["view"]["status"] == "finished",
+        timeout=30,
+    )
     game_id = finals[0]["view"]["game_id"]
     for final in finals:
         assert final["errors"] == [], final["errors"]
         assert final["view"]["status"] == "finished"
         assert final["view"]["game_id"] == game_id
-    return PlayedGame(table_id, game_id, accounts, players, spectator, list(finals))
+    return PlayedGame(table_id, game_id, seated.accounts, players, spectator, list(finals))
 
 
 def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]]:
@@ -108,7 +134,8 @@ def check_no_leaks(game: PlayedGame, record: dict[str, Any]) -> None:
             hands, bazaar = deals[r]
             if you is None:
                 assert view["hand"] == []
-            elif r not in rounds_seen:
+            elif r not in rounds_seen and frame["events"]:
+                # (A subscription's snapshot may come in the middle of a round.)
                 # Its dealt hand (plus any forced draws: it has not played yet this round).
                 assert set(hands[you]) <= set(view["hand"]), (r, view["hand"], hands[you])
             rounds_seen.add(r)
@@ -187,3 +214,53 @@ def check_replay(record: dict[str, Any]) -> dict[str, Any]:
     assert replayed["result"] == record["result"]
     assert [r.get("end") for r in replayed["rounds"]] == [r.get("end") for r in record["rounds"]]
     return dict(replayed)
+
+
+def expected_gains(result: dict[str, Any]) -> list[int]:
+    final = result["final"]
+    if result["reason"] == "timeout":
+        return rating.timeout_gains(final, result["losers"][0])
+    assert result["reason"] == "goat"
+    return rating.goat_gains(final, result["losers"])
+
+
+async def leaderboard_points(server: Server, names: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        offset = 0
+        while True:
+            r = await http.get(
+                "/api/leaderboard",
+                params={"variant": "goat", "sort": "points", "limit": 200, "offset": offset},
+            )
+            assert r.status_code == 200, r.text
+            board = r.json()
+            for entry in board["entries"]:
+                if entry["player"] in names:
+                    found[entry["player"]] = entry["points"]
+            offset += 200
+            if offset >= board["total"]:
+                return found
+
+
+async def check_finished_game(
+    server: Server, game: PlayedGame, *, rated: bool = True
+) -> dict[str, Any]:
+    """Everything a finished game must satisfy; returns its stored record."""
+    result = game.finals[0]["view"]["result"]
+    for final in game.finals:
+        assert final["view"]["result"] == result
+    assert result["rating"] == expected_gains(result)
+    record = await fetch_record(server, game)
+    assert record["result"] == result
+    assert record["players"] == [a.name for a in game.accounts]
+    check_seed(game, record)
+    check_replay(record)
+    check_no_leaks(game, record)
+    names = [a.name for a in game.accounts]
+    points = await leaderboard_points(server, names)
+    if rated:
+        assert points == dict(zip(names, result["rating"], strict=True))
+    else:
+        assert all(points.get(n, 0) == 0 for n in names)
+    return record

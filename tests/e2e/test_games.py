@@ -7,71 +7,10 @@ seed against the commitment and the deals, and that no frame leaked a hidden til
 
 from __future__ import annotations
 
-from typing import Any
-
-import httpx
 import pytest
 
-from app.engine import rating
-from tests.e2e.game import (
-    PlayedGame,
-    check_no_leaks,
-    check_replay,
-    check_seed,
-    fetch_record,
-    play_game,
-)
+from tests.e2e.game import check_finished_game, play_game
 from tests.servers import Server
-
-
-def expected_gains(result: dict[str, Any]) -> list[int]:
-    final = result["final"]
-    if result["reason"] == "timeout":
-        return rating.timeout_gains(final, result["losers"][0])
-    assert result["reason"] == "goat"
-    return rating.goat_gains(final, result["losers"])
-
-
-async def leaderboard_points(server: Server, names: list[str]) -> dict[str, int]:
-    found: dict[str, int] = {}
-    async with httpx.AsyncClient(base_url=server.url) as http:
-        offset = 0
-        while True:
-            r = await http.get(
-                "/api/leaderboard",
-                params={"variant": "goat", "sort": "points", "limit": 200, "offset": offset},
-            )
-            assert r.status_code == 200, r.text
-            board = r.json()
-            for entry in board["entries"]:
-                if entry["player"] in names:
-                    found[entry["player"]] = entry["points"]
-            offset += 200
-            if offset >= board["total"]:
-                return found
-
-
-async def check_finished_game(
-    server: Server, game: PlayedGame, *, rated: bool = True
-) -> dict[str, Any]:
-    """Everything a finished game must satisfy; returns its stored record."""
-    result = game.finals[0]["view"]["result"]
-    for final in game.finals:
-        assert final["view"]["result"] == result
-    assert result["rating"] == expected_gains(result)
-    record = await fetch_record(server, game)
-    assert record["result"] == result
-    assert record["players"] == [a.name for a in game.accounts]
-    check_seed(game, record)
-    check_replay(record)
-    check_no_leaks(game, record)
-    names = [a.name for a in game.accounts]
-    points = await leaderboard_points(server, names)
-    if rated:
-        assert points == dict(zip(names, result["rating"], strict=True))
-    else:
-        assert all(points.get(n, 0) == 0 for n in names)
-    return record
 
 
 @pytest.mark.parametrize("fish_rule", ["all", "one"])
