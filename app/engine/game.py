@@ -19,6 +19,7 @@ from app.engine.tiles import Tile, full_set, parse_tile, value_order
 
 RECORD_FORMAT = "domino-record/1"
 LEFT, RIGHT = "left", "right"
+STANDING_KEYS = ("scores", "remembered", "carry")
 ENDS = (LEFT, RIGHT)
 Event = dict[str, Any]
 
@@ -408,7 +409,9 @@ class Game(ABC):
             ],
             "history": [
                 {"round": r, "end": rd["end"]["kind"], "by": rd["end"]["by"],
-                 "points": rd["end"]["points"], "credited": rd["end"]["credited"]}
+                 "points": rd["end"]["points"], "credited": rd["end"]["credited"],
+                 # the standings after the round, as the score table shows them
+                 **{k: rd[k] for k in STANDING_KEYS if k in rd}}
                 for r, rd in enumerate(self.rounds) if "end" in rd
             ],
             "commitment": self.commitment,
