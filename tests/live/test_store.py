@@ -1,0 +1,118 @@
+"""The live store's guarantees, on a real Redis and on the embedded fakeredis alike."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from app.live.hub import Hub
+from app.live.store import LiveStore, connect
+
+
+@pytest.fixture(params=["redis", "embedded"])
+async def store(request: pytest.FixtureRequest, redis_url: str, redis_prefix: str
+                ) -> AsyncIterator[LiveStore]:
+    url = redis_url if request.param == "redis" else ""
+    live = LiveStore(connect(url), f"{redis_prefix}_store_{secrets.token_hex(3)}")
+    yield live
+    await live.close()
+
+
+def state(n: int) -> dict[str, Any]:
+    return {"n": n}
+
+
+async def test_only_one_of_many_concurrent_writes_of_a_version_wins(store: LiveStore) -> None:
+    tid = secrets.token_hex(4)
+    assert await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1) == 1
+    assert await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1) is None
+    results = await asyncio.gather(
+        *(store.write(tid, 1, state(i), deadline_ms=None, created_ms=1) for i in range(20))
+    )
+    winners = [i for i, v in enumerate(results) if v == 2]
+    assert len(winners) == 1 and results.count(None) == 19
+    current = await store.load(tid)
+    assert current is not None and current.version == 2 and current.state == state(winners[0])
+
+
+async def test_each_expired_deadline_is_claimed_once_and_returns_after_its_lease(
+    store: LiveStore,
+) -> None:
+    ids = [secrets.token_hex(4) for _ in range(10)]
+    for i, tid in enumerate(ids):
+        await store.write(tid, 0, state(i), deadline_ms=1000 + i, created_ms=1)
+    await store.write("later", 0, state(0), deadline_ms=10**13, created_ms=1)
+    claims = await asyncio.gather(*(store.claim_deadlines(5000, 1000) for _ in range(8)))
+    claimed = [tid for claim in claims for tid in claim]
+    assert sorted(claimed) == sorted(ids)
+    assert await store.claim_deadlines(5500, 1000) == []
+    # Nobody acted on them (a crashed claimer): after the lease they come back.
+    assert sorted(await store.claim_deadlines(6000, 1000)) == sorted(ids)
+    # A write without a deadline (the game moved on to its end) removes the deadline.
+    await store.write(ids[0], 1, state(0), deadline_ms=None, created_ms=1)
+    assert ids[0] not in await store.claim_deadlines(10**12, 1000)
+
+
+async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
+    store: LiveStore,
+) -> None:
+    hub = Hub(store)
+    lobby: list[dict[str, Any]] = []
+    table: list[dict[str, Any]] = []
+
+    async def on_lobby(message: dict[str, Any]) -> None:
+        lobby.append(message)
+
+    async def on_table(message: dict[str, Any]) -> None:
+        table.append(message)
+
+    await hub.start(on_lobby)
+    tid = secrets.token_hex(4)
+    await hub.add(store.keys.table_channel(tid), on_table)
+    try:
+        await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1)
+        assert [t.state for t in await store.listed() if t.state == state(0)]
+        await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1, finished=True,
+                          retire_at_ms=2000)
+        assert tid in await store.unwritten()
+        assert await store.retire_due(1999) == []
+        assert await store.retire_due(2000) == [tid]
+        for _ in range(50):
+            if len(table) == 2 and len(lobby) == 3:
+                break
+            await asyncio.sleep(0.05)
+        assert table == [{"kind": "change", "table_id": tid, "v": 1},
+                         {"kind": "change", "table_id": tid, "v": 2}]
+        assert lobby == [{"kind": "update", "table_id": tid, "v": 1},
+                         {"kind": "update", "table_id": tid, "v": 2},
+                         {"kind": "remove", "table_id": tid}]
+        assert await store.listed() == []
+        assert (await store.load(tid)) is not None  # still readable
+        await store.mark_written(tid, 60)
+        assert tid not in await store.unwritten()
+        assert 0 < await store.redis.ttl(store.keys.table(tid)) <= 60
+    finally:
+        await hub.stop()
+
+
+async def test_presence_is_shared_and_expires_with_its_process(store: LiveStore) -> None:
+    tid = secrets.token_hex(4)
+    await store.set_presence(tid, "p1", {0, 2}, set(), 10_000, 60)
+    await store.set_presence(tid, "p2", {2, 3}, set(), 20_000, 60)
+    assert await store.presence(tid, 5_000) == {0, 2, 3}
+    await store.set_presence(tid, "p2", set(), {2}, 20_000, 60)
+    assert await store.presence(tid, 5_000) == {0, 2, 3}
+    assert await store.presence(tid, 15_000) == {3}  # p1 stopped refreshing
+
+
+async def test_a_vanished_table_cannot_be_written_back(store: LiveStore) -> None:
+    tid = secrets.token_hex(4)
+    await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1)
+    assert await store.delete(tid, 0) is False
+    assert await store.delete(tid, 1) is True
+    assert await store.load(tid) is None
+    assert await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1) is None
