@@ -36,6 +36,8 @@ async def register(http: httpx.AsyncClient, name: str | None = None) -> Account:
     r = await http.post("/api/auth/register", json={"username": name, "password": "password123"})
     assert r.status_code == 201, r.text
     body = r.json()
+    # Registering also sets the session cookie; these accounts use Bearer tokens only.
+    http.cookies.clear()
     return Account(body["player"]["name"], body["token"], body["player"]["id"])
 
 

@@ -8,13 +8,13 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from app.engine import VARIANTS, rating
-from app.engine.shuffle import deal
+from app.engine import rating
 from tests.e2e.client import Account, Player, autoplay, create_table, join, register
 from tests.servers import REPO, Server
 
@@ -91,20 +91,60 @@ async def play_game(
     return PlayedGame(table_id, game_id, seated.accounts, players, spectator, list(finals))
 
 
+def _stream(seed: bytes, r: int, k: int) -> Iterator[int]:
+    """PROTOCOL §4's byte stream, as 4-byte big-endian unsigned integers."""
+    c = 0
+    while True:
+        block = hashlib.sha256(seed + r.to_bytes(4, "big") + k.to_bytes(4, "big")
+                               + c.to_bytes(4, "big")).digest()
+        for i in range(0, 32, 4):
+            yield int.from_bytes(block[i : i + 4], "big")
+        c += 1
+
+
+def shuffled_set(seed: bytes, r: int, k: int) -> list[str]:
+    """PROTOCOL §4, written out independently of the engine: Fisher-Yates of 0-0..6-6."""
+    tiles = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
+    stream = _stream(seed, r, k)
+
+    def draw(m: int) -> int:
+        while True:
+            x = next(stream)
+            if x < 2**32 - (2**32 % m):
+                return x % m
+
+    for i in range(len(tiles) - 1, 0, -1):
+        j = draw(i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return tiles
+
+
+def _goat_redeal(hands: list[list[str]]) -> bool:
+    """RULES 1.1: five doubles, or six tiles sharing a number, in one hand."""
+    for hand in hands:
+        halves = [tuple(int(x) for x in t.split("-")) for t in hand]
+        if sum(1 for a, b in halves if a == b) >= 5:
+            return True
+        if any(sum(1 for a, b in halves if n in (a, b)) >= 6 for n in range(7)):
+            return True
+    return False
+
+
 def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]]:
-    """Every round's hands and bazaar recomputed from the revealed seed (PROTOCOL §4)."""
+    """Every round's Goat hands and bazaar recomputed from the revealed seed."""
+    assert record["variant"] == "goat"
     seed = bytes.fromhex(record["seed"])
     players = len(record["players"])
-    game = VARIANTS[record["variant"]](players, record["options"], seed)
     deals = []
     for r in range(len(record["rounds"])):
-        attempt = 0
+        k = 0
         while True:
-            hands, bazaar = deal(seed, r, attempt, players, game.hand_size(), game.max_pip)
-            if not game.needs_redeal(hands):
+            order = shuffled_set(seed, r, k)
+            hands = [order[s * 7 : (s + 1) * 7] for s in range(players)]
+            if not _goat_redeal(hands):
                 break
-            attempt += 1
-        deals.append(([[str(t) for t in h] for h in hands], [str(t) for t in bazaar]))
+            k += 1
+        deals.append((hands, order[players * 7 :]))
     return deals
 
 
