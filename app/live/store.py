@@ -133,7 +133,7 @@ class LiveStore:
 
     async def listed(self) -> list[Versioned]:
         """Every table in the lobby index, oldest first."""
-        ids = await self.redis.zrange(self.keys.index, 0, -1)
+        ids = [str(x) for x in await self.redis.zrange(self.keys.index, 0, -1)]
         if not ids:
             return []
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -217,7 +217,7 @@ class LiveStore:
         return [str(x) for x in gone]
 
     async def unwritten(self) -> list[str]:
-        return sorted(await self.redis.smembers(self.keys.unwritten))
+        return sorted(str(x) for x in await self.redis.smembers(self.keys.unwritten))
 
     async def mark_written(self, table_id: str, keep_seconds: int) -> None:
         """The game is in the database: forget it here, keep the table readable a while."""
@@ -253,9 +253,9 @@ class LiveStore:
         await self.redis.publish(self.keys.table_channel(table_id), _dumps(message))
 
 
-def _live_seats(presence: dict[str, str], now_ms: int) -> set[int]:
+def _live_seats(presence: dict[Any, Any], now_ms: int) -> set[int]:
     seats = set()
     for field, expires in presence.items():
         if float(expires) > now_ms:
-            seats.add(int(field.rsplit(":", 1)[1]))
+            seats.add(int(str(field).rsplit(":", 1)[1]))
     return seats
