@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 from app.engine.game import Game
 from app.engine.rating import higher_wins_gains
 from app.engine.scoring import classic_hand_points, classic_round_credits
-from app.engine.tiles import Tile
 
 
 class Classic(Game):
@@ -21,12 +20,17 @@ class Classic(Game):
     def hand_size(self) -> int:
         return 7 if self.players == 2 else 5
 
-    def lead_for_round(self) -> tuple[int, Tile | None]:
-        # 6-6, then the next highest double, then the highest tile, every round.
-        return self.first_held(list(reversed(self.doubles())) + list(self.by_value()))
+    def lead_for_round(self) -> tuple[int, int | None]:
+        return self.first_held(self.lead_order())
 
-    def hand_points(self, hand: Sequence[Tile]) -> int:
-        return classic_hand_points(hand)
+    @classmethod
+    @cache
+    def lead_order(cls) -> list[int]:
+        """6-6, then the next highest double, then the highest tile, every round (RULES 2)."""
+        return cls.double_ids()[::-1] + cls.value_ids()
+
+    def hand_points(self, hand: int) -> int:
+        return classic_hand_points(self.ts.tiles_of(hand))
 
     def settle_round(self, kind: str, by: int, points: list[int]) -> list[int]:
         credited = classic_round_credits(points, kind, by)

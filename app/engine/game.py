@@ -14,8 +14,8 @@ from typing import Any, ClassVar, NamedTuple
 
 from app.engine.errors import IllegalMove
 from app.engine.rating import timeout_gains
-from app.engine.shuffle import commitment, deal
-from app.engine.tiles import Tile, full_set, parse_tile, value_order
+from app.engine.shuffle import commitment, deal_order
+from app.engine.tiles import Tile, TileSet, tile_set, value_order
 
 RECORD_FORMAT = "domino-record/1"
 LEFT, RIGHT = "left", "right"
@@ -37,13 +37,34 @@ class Move(NamedTuple):
         return f"{self.tile}@{self.end}" if self.end else str(self.tile)
 
 
+def _move_table(ts: TileSet, end: str | None) -> tuple[Move, ...]:
+    return tuple(Move(t, end) for t in ts.tiles)
+
+
 class Game(ABC):
-    """One game at one table: rounds, the line of play, hands, bazaar, standings."""
+    """One game at one table: rounds, the line of play, hands, bazaar, standings.
+
+    Tiles are ids (their index in canonical order) and hands are bit masks of ids; the
+    public surface (moves, views, records) speaks in `Tile`s and "a-b" names.
+    """
 
     variant: ClassVar[str]
     max_pip: ClassVar[int] = 6
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        ts = tile_set(cls.max_pip)
+        cls.ts = ts
+        cls._leads = _move_table(ts, None)
+        cls._lefts = _move_table(ts, LEFT)
+        cls._rights = _move_table(ts, RIGHT)
+
+    ts: ClassVar[TileSet]
+    _leads: ClassVar[tuple[Move, ...]]
+    _lefts: ClassVar[tuple[Move, ...]]
+    _rights: ClassVar[tuple[Move, ...]]
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         self.players = players
@@ -52,14 +73,16 @@ class Game(ABC):
         self.status = "playing"
         self.round = -1
         self.attempt = 0
-        self.hands: list[list[Tile]] = [[] for _ in range(players)]
-        self.bazaar: list[Tile] = []
-        # The line of play, left to right: (tile, number shown on its left, on its right).
-        self.chain: list[tuple[Tile, int, int]] = []
+        self.hands: list[int] = [0] * players  # bit masks of tile ids
+        self.bazaar: list[int] = []  # tile ids, the next draw first
+        # The line of play as two arms from the lead: (tile id, number shown on its left,
+        # on its right). The right arm starts with the lead; the left arm grows leftward.
+        self._left_arm: list[tuple[int, int, int]] = []
+        self._right_arm: list[tuple[int, int, int]] = []
         self.left: int | None = None
         self.right: int | None = None
         self.turn: int | None = None
-        self.required_lead: Tile | None = None
+        self.required_lead: int | None = None  # tile id the lead must be, if any
         self.last_placer: int | None = None
         self.awaiting_deal = False
         # Per round: dealt hands, bazaar, moves, and once over its end and the standings.
@@ -82,12 +105,13 @@ class Game(ABC):
     def hand_size(self) -> int:
         ...
 
-    def needs_redeal(self, hands: Sequence[Sequence[Tile]]) -> bool:
+    def needs_redeal(self, hands: Sequence[int]) -> bool:
+        """Whether a deal (hands as bit masks) must be collected and dealt again."""
         return False
 
     @abstractmethod
-    def lead_for_round(self) -> tuple[int, Tile | None]:
-        """The seat that leads this round and the tile it must lead (None: any tile)."""
+    def lead_for_round(self) -> tuple[int, int | None]:
+        """The seat that leads this round and the tile id it must lead (None: any tile)."""
         ...
 
     def makes_fish(self) -> bool:
@@ -95,7 +119,7 @@ class Game(ABC):
         return False
 
     @abstractmethod
-    def hand_points(self, hand: Sequence[Tile]) -> int:
+    def hand_points(self, hand: int) -> int:
         ...
 
     @abstractmethod
@@ -164,35 +188,48 @@ class Game(ABC):
             self.awaiting_deal = True
             self.turn = None
             return []
+        size, players, count = self.hand_size(), self.players, len(self.ts.tiles)
         attempt = 0
         while True:
-            hands, bazaar = deal(
-                self.seed, self.round, attempt, self.players, self.hand_size(), self.max_pip
-            )
-            if not self.needs_redeal(hands):
+            order = deal_order(self.seed, self.round, attempt, count)
+            hands = [order[s * size : (s + 1) * size] for s in range(players)]
+            if not self.needs_redeal([self._mask(h) for h in hands]):
                 break
             attempt += 1
         events: list[Event] = [
             {"type": "redeal", "round": self.round, "attempt": k} for k in range(1, attempt + 1)
         ]
-        return events + self.deal(hands, bazaar, attempt)
+        return events + self._deal_ids(hands, order[players * size :], attempt)
+
+    def _mask(self, ids: Sequence[int]) -> int:
+        m = 0
+        for i in ids:
+            m |= 1 << i
+        return m
 
     def deal(
         self, hands: Sequence[Sequence[Tile]], bazaar: Sequence[Tile], attempt: int = 0
     ) -> list[Event]:
         """Start the current round with these hands and bazaar (already checked)."""
+        ids = self.ts.ids
+        return self._deal_ids(
+            [[ids[t] for t in h] for h in hands], [ids[t] for t in bazaar], attempt
+        )
+
+    def _deal_ids(self, hands: list[list[int]], bazaar: list[int], attempt: int) -> list[Event]:
+        names = self.ts.names
         self.awaiting_deal = False
         self.attempt = attempt
-        self.hands = [list(h) for h in hands]
+        self.hands = [self._mask(h) for h in hands]
         self.bazaar = list(bazaar)
-        self.chain = []
+        self._left_arm, self._right_arm = [], []
         self.left = self.right = None
         self.last_placer = None
         self._on_table = [0] * (self.max_pip + 1)
         self.rounds.append(
             {
-                "hands": [[str(t) for t in h] for h in hands],
-                "bazaar": [str(t) for t in bazaar],
+                "hands": [[names[i] for i in h] for h in hands],
+                "bazaar": [names[i] for i in bazaar],
                 "moves": [],
             }
         )
@@ -201,27 +238,23 @@ class Game(ABC):
         return [{"type": "round_start", "round": self.round, "turn": seat, "bazaar": len(bazaar)}]
 
     # ----------------------------------------------------------------- moves
-    def _fits(self, tile: Tile) -> bool:
-        left, right = self.left, self.right
-        if left is None:
-            return True
-        return tile.low in (left, right) or tile.high in (left, right)
-
     def _moves_of(self, seat: int) -> Iterator[Move]:
+        hand = self.hands[seat]
         if self.left is None:
             if self.required_lead is not None:
-                if self.required_lead in self.hands[seat]:
-                    yield Move(self.required_lead, None)
+                if hand >> self.required_lead & 1:
+                    yield self._leads[self.required_lead]
                 return
-            for tile in self.hands[seat]:
-                yield Move(tile, None)
+            for i in self.ts.members(hand):
+                yield self._leads[i]
             return
-        left, right = self.left, self.right
-        for tile in self.hands[seat]:
-            if tile.low == left or tile.high == left:
-                yield Move(tile, LEFT)
-            if tile.low == right or tile.high == right:
-                yield Move(tile, RIGHT)
+        suits = self.ts.suits
+        for table, number in ((self._lefts, self.left), (self._rights, self.right)):
+            fitting = hand & suits[number]  # type: ignore[index]
+            while fitting:
+                bit = fitting & -fitting
+                yield table[bit.bit_length() - 1]
+                fitting ^= bit
 
     def legal_moves(self) -> Iterator[Move]:
         """Every placement the player on turn may make (both ends listed when both fit)."""
@@ -246,25 +279,28 @@ class Game(ABC):
         if seat != self.turn:
             raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         try:
-            t = tile if isinstance(tile, Tile) else parse_tile(tile, self.max_pip)
-        except ValueError as exc:
-            raise IllegalMove(str(exc)) from None
-        hand = self.hands[seat]
-        if t not in hand:
-            raise IllegalMove(f"{t} is not in your hand")
-        if end is not None and end not in ENDS:
+            tid = self.ts.ids[tile]
+        except (KeyError, TypeError):
+            raise IllegalMove(
+                f"{tile!r} is not a tile of the double-{self.max_pip} set"
+            ) from None
+        bit = 1 << tid
+        if not self.hands[seat] & bit:
+            raise IllegalMove(f"{self.ts.names[tid]} is not in your hand")
+        if end is not None and end != LEFT and end != RIGHT:
             raise IllegalMove(f"unknown end {end!r}: say 'left' or 'right'")
-        end = self._resolve_end(t, end)
-        hand.remove(t)
-        self._place(t, end)
+        end = self._resolve_end(tid, end)
+        self.hands[seat] ^= bit
+        self._place(tid, end)
+        name = self.ts.names[tid]
         self.rounds[-1]["moves"].append(
-            {"seat": seat, "tile": str(t)} | ({"end": end} if end else {})
+            {"seat": seat, "tile": name, "end": end} if end else {"seat": seat, "tile": name}
         )
         self.last_placer = seat
         events: list[Event] = [
-            {"type": "play", "round": self.round, "seat": seat, "tile": str(t), "end": end}
+            {"type": "play", "round": self.round, "seat": seat, "tile": name, "end": end}
         ]
-        if not hand:
+        if not self.hands[seat]:
             events += self._end_round("out", seat)
         elif self.makes_fish():
             events += self._end_round("fish", seat)
@@ -272,56 +308,70 @@ class Game(ABC):
             events += self._advance(seat)
         return events
 
-    def _resolve_end(self, t: Tile, end: str | None) -> str | None:
+    def _resolve_end(self, tid: int, end: str | None) -> str | None:
         if self.left is None:
-            if self.required_lead is not None and t != self.required_lead:
-                raise IllegalMove(f"the first lead must be {self.required_lead}")
+            if self.required_lead is not None and tid != self.required_lead:
+                raise IllegalMove(
+                    f"the first lead must be {self.ts.names[self.required_lead]}"
+                )
             return None
-        fits = [e for e, v in ((LEFT, self.left), (RIGHT, self.right)) if v in (t.low, t.high)]
-        if not fits:
-            raise IllegalMove(f"{t} matches neither end ({self.left} and {self.right})")
+        lo, hi = self.ts.low[tid], self.ts.high[tid]
+        fits_left = self.left == lo or self.left == hi
+        fits_right = self.right == lo or self.right == hi
+        name = self.ts.names[tid]
+        if not (fits_left or fits_right):
+            raise IllegalMove(f"{name} matches neither end ({self.left} and {self.right})")
         if end is None:
-            if len(fits) > 1:
-                raise IllegalMove(f"{t} fits both ends: say 'left' or 'right'")
-            return fits[0]
-        if end not in fits:
+            if fits_left and fits_right:
+                raise IllegalMove(f"{name} fits both ends: say 'left' or 'right'")
+            return LEFT if fits_left else RIGHT
+        if not (fits_left if end == LEFT else fits_right):
             shown = self.left if end == LEFT else self.right
-            raise IllegalMove(f"{t} does not match the {end} end ({shown})")
+            raise IllegalMove(f"{name} does not match the {end} end ({shown})")
         return end
 
-    def _place(self, t: Tile, end: str | None) -> None:
+    def _place(self, tid: int, end: str | None) -> None:
+        lo, hi = self.ts.low[tid], self.ts.high[tid]
         if end is None:
-            self.chain.append((t, t.low, t.high))
-            self.left, self.right = t.low, t.high
+            self._right_arm.append((tid, lo, hi))
+            self.left, self.right = lo, hi
         elif end == LEFT:
-            shown = t.other(self.left)  # type: ignore[arg-type]
-            self.chain.insert(0, (t, shown, self.left))  # type: ignore[arg-type]
+            shown = hi if lo == self.left else lo
+            self._left_arm.append((tid, shown, self.left))  # type: ignore[arg-type]
             self.left = shown
         else:
-            shown = t.other(self.right)  # type: ignore[arg-type]
-            self.chain.append((t, self.right, shown))  # type: ignore[arg-type]
+            shown = hi if lo == self.right else lo
+            self._right_arm.append((tid, self.right, shown))  # type: ignore[arg-type]
             self.right = shown
-        if t.low != t.high:
-            self._on_table[t.low] += 1
-            self._on_table[t.high] += 1
+        if lo != hi:
+            self._on_table[lo] += 1
+            self._on_table[hi] += 1
+
+    @property
+    def chain(self) -> list[tuple[Tile, int, int]]:
+        """The line of play, left to right: (tile, number on its left, number on its right)."""
+        tiles = self.ts.tiles
+        line = self._left_arm[::-1] + self._right_arm
+        return [(tiles[i], a, b) for i, a, b in line]
 
     def _advance(self, seat: int) -> list[Event]:
         """Pass the turn on, drawing and knocking for whoever cannot place a tile."""
         events: list[Event] = []
+        fits = self.ts.suits[self.left] | self.ts.suits[self.right]  # type: ignore[index]
+        hands, bazaar = self.hands, self.bazaar
         knocks = 0
         while True:
             seat = (seat + 1) % self.players
-            hand = self.hands[seat]
-            if any(self._fits(t) for t in hand):
+            if hands[seat] & fits:
                 self.turn = seat
                 return events
             drawn = 0
             playable = False
-            while self.bazaar and not playable:
-                t = self.bazaar.pop(0)
-                hand.append(t)
+            while bazaar and not playable:
+                bit = 1 << bazaar.pop(0)
+                hands[seat] |= bit
                 drawn += 1
-                playable = self._fits(t)
+                playable = bool(bit & fits)
             if drawn:
                 events.append({"type": "draw", "round": self.round, "seat": seat, "count": drawn})
             if playable:
@@ -347,7 +397,7 @@ class Game(ABC):
                 "type": "round_end",
                 "round": self.round,
                 "end": end,
-                "hands": [[str(t) for t in h] for h in self.hands],
+                "hands": self.hand_names(),
                 **self.standings_record(),
             }
         ]
@@ -371,7 +421,7 @@ class Game(ABC):
         points = [self.hand_points(h) for h in self.hands]
         end = {"kind": "timeout", "by": seat, "points": points, "credited": [0] * self.players}
         self.timed_out = {"round": self.round, "seat": seat}
-        hands = [[str(t) for t in h] for h in self.hands]
+        hands = self.hand_names()
         if self.rounds and "end" not in self.rounds[-1]:
             self.rounds[-1]["end"] = end
             self.rounds[-1].update(self.standings_record())
@@ -395,16 +445,20 @@ class Game(ABC):
             "options": dict(self.options),
             "status": self.status,
             "you": seat,
-            "hand": [] if seat is None else [str(t) for t in self.hands[seat]],
+            "hand": [] if seat is None else self.ts.names_of(self.hands[seat]),
             "turn": self.turn,
             "round": self.round,
             "ends": ends,
             "chain": [{"tile": str(t), LEFT: a, RIGHT: b} for t, a, b in self.chain],
             "bazaar": len(self.bazaar),
             "legal": self.legal_for(seat) if self.status == "playing" else [],
-            "required_lead": str(self.required_lead) if self.required_lead and not ends else None,
+            "required_lead": (
+                self.ts.names[self.required_lead]
+                if self.required_lead is not None and not ends
+                else None
+            ),
             "seats": [
-                {"seat": s, "tiles": len(self.hands[s]), **self.standings_view(s)}
+                {"seat": s, "tiles": self.hands[s].bit_count(), **self.standings_view(s)}
                 for s in range(self.players)
             ],
             "history": [
@@ -449,11 +503,13 @@ class Game(ABC):
             "status": self.status,
             "round": self.round,
             "attempt": self.attempt,
-            "hands": [[str(t) for t in h] for h in self.hands],
-            "bazaar": [str(t) for t in self.bazaar],
+            "hands": self.hand_names(),
+            "bazaar": [self.ts.names[i] for i in self.bazaar],
             "chain": [[str(t), a, b] for t, a, b in self.chain],
             "turn": self.turn,
-            "required_lead": str(self.required_lead) if self.required_lead else None,
+            "required_lead": (
+                self.ts.names[self.required_lead] if self.required_lead is not None else None
+            ),
             "last_placer": self.last_placer,
             "awaiting_deal": self.awaiting_deal,
             "rounds": _copy_rounds(self.rounds),
@@ -463,25 +519,26 @@ class Game(ABC):
         }
 
     def load(self, data: dict[str, Any]) -> None:
-        tile = self._tile
+        ids = self.ts.ids
         self.status = data["status"]
         self.round = data["round"]
         self.attempt = data["attempt"]
-        self.hands = [[tile(t) for t in h] for h in data["hands"]]
-        self.bazaar = [tile(t) for t in data["bazaar"]]
-        self.chain = []
-        self.left = self.right = None
+        self.hands = [self._mask([ids[t] for t in h]) for h in data["hands"]]
+        self.bazaar = [ids[t] for t in data["bazaar"]]
+        # The arms need not be split where the lead was: the right arm may hold it all.
+        self._left_arm = []
+        self._right_arm = [(ids[name], a, b) for name, a, b in data["chain"]]
         self._on_table = [0] * (self.max_pip + 1)
-        for name, a, b in data["chain"]:
-            t = tile(name)
-            self.chain.append((t, a, b))
-            if not t.is_double:
-                self._on_table[t.low] += 1
-                self._on_table[t.high] += 1
-        if self.chain:
-            self.left, self.right = self.chain[0][1], self.chain[-1][2]
+        for i, _, _ in self._right_arm:
+            lo, hi = self.ts.low[i], self.ts.high[i]
+            if lo != hi:
+                self._on_table[lo] += 1
+                self._on_table[hi] += 1
+        self.left = self._right_arm[0][1] if self._right_arm else None
+        self.right = self._right_arm[-1][2] if self._right_arm else None
         self.turn = data["turn"]
-        self.required_lead = tile(data["required_lead"]) if data["required_lead"] else None
+        lead = data["required_lead"]
+        self.required_lead = ids[lead] if lead is not None else None
         self.last_placer = data["last_placer"]
         self.awaiting_deal = data["awaiting_deal"]
         self.rounds = _copy_rounds(data["rounds"])
@@ -489,28 +546,29 @@ class Game(ABC):
         self.result = data["result"]
         self.load_extra(data)
 
-    def _tile(self, name: str) -> Tile:
-        return parse_tile(name, self.max_pip)
+    def hand_names(self) -> list[list[str]]:
+        return [self.ts.names_of(h) for h in self.hands]
 
     # ----------------------------------------------------------------- shared helpers
-    def holder_of(self, tile: Tile) -> int | None:
-        for seat, hand in enumerate(self.hands):
-            if tile in hand:
-                return seat
-        return None
-
-    def first_held(self, candidates: Sequence[Tile]) -> tuple[int, Tile]:
-        for tile in candidates:
-            seat = self.holder_of(tile)
-            if seat is not None:
-                return seat, tile
+    def first_held(self, candidates: Sequence[int]) -> tuple[int, int]:
+        """The first of these tile ids that some hand holds, and that hand's seat."""
+        held = 0
+        for h in self.hands:
+            held |= h
+        for tid in candidates:
+            if held >> tid & 1:
+                return next(s for s, h in enumerate(self.hands) if h >> tid & 1), tid
         raise AssertionError("no hand holds any tile")  # every deal gives each hand tiles
 
-    def doubles(self) -> list[Tile]:
-        return [t for t in full_set(self.max_pip) if t.is_double]
+    @classmethod
+    def double_ids(cls) -> list[int]:
+        """The doubles' ids from 0-0 up."""
+        return cls.ts.members(cls.ts.doubles)
 
-    def by_value(self) -> tuple[Tile, ...]:
-        return value_order(self.max_pip)
+    @classmethod
+    def value_ids(cls) -> list[int]:
+        """Non-doubles' ids from the highest value down (pips, then the higher half)."""
+        return [cls.ts.ids[t] for t in value_order(cls.max_pip)]
 
     def __repr__(self) -> str:
         return (

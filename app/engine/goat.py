@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 from app.engine.errors import OptionsError
 from app.engine.game import Game
 from app.engine.rating import goat_gains
 from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
-from app.engine.tiles import Tile
 
 MAX_DOUBLES = 4  # a hand with 5 or more doubles is redealt (RULES 1.1)
 MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
@@ -37,30 +37,35 @@ class Goat(Game):
     def hand_size(self) -> int:
         return 7
 
-    def needs_redeal(self, hands: Sequence[Sequence[Tile]]) -> bool:
+    def needs_redeal(self, hands: Sequence[int]) -> bool:
+        doubles, suits = self.ts.doubles, self.ts.suits
         for hand in hands:
-            if sum(1 for t in hand if t.low == t.high) > MAX_DOUBLES:
+            if (hand & doubles).bit_count() > MAX_DOUBLES:
                 return True
-            for number in range(self.max_pip + 1):
-                if sum(1 for t in hand if number in (t.low, t.high)) > MAX_OF_ONE_NUMBER:
+            for suit in suits:
+                if (hand & suit).bit_count() > MAX_OF_ONE_NUMBER:
                     return True
         return False
 
-    def lead_for_round(self) -> tuple[int, Tile | None]:
+    def lead_for_round(self) -> tuple[int, int | None]:
         if self.round == 0:
-            # 1-1 first, then 2-2 ... 6-6, then 0-0, then the highest non-double (RULES 1.2).
-            doubles = self.doubles()
-            order = doubles[1:] + doubles[:1] + list(self.by_value())
-            return self.first_held(order)
+            return self.first_held(self.first_lead_order())
         previous = self.rounds[self.round - 1]["end"]
         return previous["by"], None
+
+    @classmethod
+    @cache
+    def first_lead_order(cls) -> list[int]:
+        """1-1 first, then 2-2 ... 6-6, then 0-0, then the highest non-double (RULES 1.2)."""
+        doubles = cls.double_ids()
+        return doubles[1:] + doubles[:1] + cls.value_ids()
 
     def makes_fish(self) -> bool:
         # Both ends show v and every non-double with v is down, whether or not v-v is (1.4).
         return self.left == self.right and self._on_table[self.left] == self.max_pip  # type: ignore[index]
 
-    def hand_points(self, hand: Sequence[Tile]) -> int:
-        return goat_hand_points(hand)
+    def hand_points(self, hand: int) -> int:
+        return goat_hand_points(self.ts.tiles_of(hand))
 
     def round_points(self, kind: str, by: int) -> list[int]:
         points = super().round_points(kind, by)

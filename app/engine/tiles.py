@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple
 
@@ -49,6 +50,7 @@ def parse_tile(text: object, max_pip: int = 6) -> Tile:
     return tile
 
 
+@cache
 def value_order(max_pip: int) -> tuple[Tile, ...]:
     """Non-doubles from the highest value down: pips, ties broken by the higher half."""
     return tuple(
@@ -58,3 +60,63 @@ def value_order(max_pip: int) -> tuple[Tile, ...]:
             reverse=True,
         )
     )
+
+
+class TileSet:
+    """Lookup tables for one set, by tile id (the index in canonical order).
+
+    The engine keeps hands as bit masks over tile ids: "does this hand hold a tile with a 4"
+    is one AND with `suits[4]`, which is what makes random playouts cheap.
+    """
+
+    def __init__(self, max_pip: int) -> None:
+        self.max_pip = max_pip
+        self.tiles = full_set(max_pip)
+        self.names = tuple(str(t) for t in self.tiles)
+        self.low = tuple(t.low for t in self.tiles)
+        self.high = tuple(t.high for t in self.tiles)
+        self.pips = tuple(t.pips for t in self.tiles)
+        self.ids: dict[object, int] = {}
+        for i, t in enumerate(self.tiles):
+            self.ids[t] = i
+            self.ids[str(t)] = i
+            self.ids[f"{t.high}-{t.low}"] = i
+        self.suits = tuple(
+            sum(1 << i for i, t in enumerate(self.tiles) if n in (t.low, t.high))
+            for n in range(max_pip + 1)
+        )
+        self.doubles = sum(1 << i for i, t in enumerate(self.tiles) if t.is_double)
+        self.all = (1 << len(self.tiles)) - 1
+
+    def id_of(self, tile: object) -> int:
+        """The id of a Tile or a tile name in either order; ValueError otherwise."""
+        try:
+            return self.ids[tile]
+        except (KeyError, TypeError):
+            raise ValueError(f"{tile!r} is not a tile of the double-{self.max_pip} set") from None
+
+    def mask(self, tiles: Iterable[Tile]) -> int:
+        m = 0
+        for t in tiles:
+            m |= 1 << self.ids[t]
+        return m
+
+    def members(self, mask: int) -> list[int]:
+        """The ids in `mask`, lowest first."""
+        out = []
+        while mask:
+            bit = mask & -mask
+            out.append(bit.bit_length() - 1)
+            mask ^= bit
+        return out
+
+    def tiles_of(self, mask: int) -> list[Tile]:
+        return [self.tiles[i] for i in self.members(mask)]
+
+    def names_of(self, mask: int) -> list[str]:
+        return [self.names[i] for i in self.members(mask)]
+
+
+@cache
+def tile_set(max_pip: int) -> TileSet:
+    return TileSet(max_pip)
