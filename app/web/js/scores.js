@@ -1,53 +1,22 @@
 // The score sheet (RULES §1.6 "Display"): per player the previous total on top,
 // the round's points above the line and the new total below it.
 //
-// view.history only carries each round's points and credits, so the Goat
-// standings after every round are recomputed here with the rules of §1.6/1.7;
-// the last row is always taken from view.seats, the server's word.
+// Each view.history entry carries the standings after its round (scores,
+// remembered, carry), so the sheet shows the server's numbers and never
+// re-derives the rules; the last row is taken from view.seats.
 
 import { h } from "./dom.js";
 import { fishIcon } from "./tiles.js";
 import { seatName } from "./words.js";
 
-function credit(st, p) {
-  if (st.opened) return { ...st, account: st.account + p };
-  if (p > 12) return { account: p + st.remembered, opened: true, remembered: 0 };
-  return { ...st, remembered: st.remembered + p };
-}
-
-function endKind(entry) {
-  return typeof entry.end === "object" && entry.end !== null ? entry.end.kind : entry.end;
-}
-
-function endBy(entry) {
-  return typeof entry.end === "object" && entry.end !== null ? entry.end.by : entry.by;
-}
-
 /** Goat standings after each history entry: [[{account, opened, remembered}] by seat]. */
 export function goatStandings(view) {
-  const n = (view.seats || []).length;
-  const fishRule = (view.options || {}).fish_rule || "all";
-  let cur = Array.from({ length: n }, () => ({ account: 0, opened: false, remembered: 0 }));
-  const rows = [];
-  for (const entry of view.history || []) {
-    const credited = entry.credited || [];
-    const kind = endKind(entry);
-    const by = endBy(entry);
-    if (Array.isArray(entry.scores) && Array.isArray(entry.remembered)) {
-      // A server that sends the standings per round is believed directly.
-      cur = entry.scores.map((score, i) => ({
-        account: score, opened: score > 0, remembered: entry.remembered[i] || 0,
-      }));
-    } else if (kind !== "timeout") {
-      const next = cur.map((st, i) => (credited[i] > 0 ? credit(st, credited[i]) : st));
-      if (kind === "out" && by !== undefined && next[by]) next[by] = { ...next[by], remembered: 0 };
-      if (kind === "fish" && fishRule === "one" && credited.some((c) => c > 0)) {
-        for (let i = 0; i < n; i++) if (!(credited[i] > 0)) next[i] = { ...next[i], remembered: 0 };
-      }
-      cur = next;
-    }
-    rows.push(cur);
-  }
+  const rows = (view.history || []).map((entry) =>
+    (entry.scores || []).map((score, i) => ({
+      // An account opens above 12 points, so an opened account is never 0.
+      account: score, opened: score > 0, remembered: (entry.remembered || [])[i] || 0,
+    })),
+  );
   if (rows.length) {
     rows[rows.length - 1] = (view.seats || []).map((seat) => ({
       account: seat.account || 0, opened: Boolean(seat.opened), remembered: seat.remembered || 0,
@@ -64,13 +33,7 @@ export function standingCell(st) {
 }
 
 function classicTotals(view) {
-  const n = (view.seats || []).length;
-  let cur = Array(n).fill(0);
-  const rows = [];
-  for (const entry of view.history || []) {
-    cur = cur.map((v, i) => v + ((entry.credited || [])[i] || 0));
-    rows.push(cur);
-  }
+  const rows = (view.history || []).map((entry) => entry.scores || []);
   if (rows.length) rows[rows.length - 1] = (view.seats || []).map((x) => x.account ?? 0);
   return rows;
 }
