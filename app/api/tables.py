@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from pydantic import BaseModel, Field
+from redis.exceptions import RedisError
 
 from app.api.deps import CurrentPlayer
 from app.services import lobby
@@ -43,6 +44,10 @@ def _refusals() -> Iterator[None]:
         yield
     except ServiceError as error:
         raise HTTPException(error.status, error.message) from error
+    except RedisError as error:  # the live store did not answer: retry later, not a 500
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, "live store unavailable, try again shortly"
+        ) from error
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -61,7 +66,8 @@ async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) 
 
 @router.get("")
 async def list_tables(live: LiveDep) -> list[dict[str, Any]]:
-    return await lobby.list_tables(live.store)
+    with _refusals():
+        return await lobby.list_tables(live.store)
 
 
 @router.get("/{table_id}")
