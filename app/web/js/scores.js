@@ -9,6 +9,14 @@ import { h } from "./dom.js";
 import { fishIcon } from "./tiles.js";
 import { seatName } from "./words.js";
 
+function endKind(entry) {
+  return typeof entry.end === "object" && entry.end !== null ? entry.end.kind : entry.end;
+}
+
+function endBy(entry) {
+  return typeof entry.end === "object" && entry.end !== null ? entry.end.by : entry.by;
+}
+
 /** Goat standings after each history entry: [[{account, opened, remembered}] by seat]. */
 export function goatStandings(view) {
   const rows = (view.history || []).map((entry) =>
