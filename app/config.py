@@ -22,6 +22,11 @@ class Settings(BaseSettings):
     token_seconds: int = 7 * 24 * 3600
     host: str = "127.0.0.1"
     port: int = 8000
+    # Requests per second (and bursts) one client address may make to the HTTP API.
+    api_rate: float = 50.0
+    api_burst: float = 200.0
+    auth_rate: float = 2.0
+    auth_burst: float = 60.0
     # How often each process looks for expired turn deadlines and unwritten results.
     sweep_seconds: float = 0.25
 

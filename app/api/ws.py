@@ -11,7 +11,6 @@ import contextlib
 import itertools
 import json
 import logging
-import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -30,6 +29,7 @@ from app.api.protocol import (
     TableUnsubscribe,
     client_message,
 )
+from app.api.ratelimit import TokenBucket
 from app.services import lobby, play
 from app.services.accounts import PlayerRef, player_for_token
 from app.services.feed import Snapshot
@@ -49,23 +49,6 @@ CLOSE_BAD_TOKEN = 4401
 
 _NO_ID = object()
 _conn_numbers = itertools.count(1)
-
-
-class TokenBucket:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class Connection:
