@@ -29,13 +29,18 @@ class Session(BaseModel):
     player: PlayerOut
 
 
-class VariantRating(BaseModel):
+class RatingFigures(BaseModel):
+    """A player's standing in one variant: the site's points and the Glicko-2 skill."""
+
     points: int
     games: int
     wins: int
     losses: int
     skill: float
     deviation: float
+
+
+class VariantRating(RatingFigures):
     volatility: float
     goats: int | None = None
 
@@ -46,15 +51,9 @@ class Me(BaseModel):
     ratings: dict[str, VariantRating]
 
 
-class LeaderboardEntry(BaseModel):
+class LeaderboardEntry(RatingFigures):
     rank: int
     player: str
-    points: int
-    games: int
-    wins: int
-    losses: int
-    skill: float
-    deviation: float
 
 
 class Leaderboard(BaseModel):

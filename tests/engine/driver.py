@@ -7,6 +7,7 @@ round ends, standings, history and result. Views are checked for leaks on the wa
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -267,3 +268,8 @@ def replay_moves(variant: str, players: int, options: dict, seed: bytes, moves: 
         check_views(played.game, played.ref)
         check_result(played.game, played.ref)
     return played
+
+
+def seed_of(label: str, i: int) -> bytes:
+    """A reproducible seed for searches over deals ("the first seed whose deal has ...")."""
+    return hashlib.sha256(f"{label}-{i}".encode()).digest()

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 
 from app.engine import IllegalMove, OptionsError, new_game, validate_options
-from tests.engine.driver import engine_legal, play_one, ref_search, replay_moves
+from tests.engine.driver import engine_legal, play_one, ref_search, replay_moves, seed_of
 from tests.engine.reference import (
     CLASSIC_LEAD,
     classic_hand_size,
@@ -15,10 +13,6 @@ from tests.engine.reference import (
     required_lead,
     ts,
 )
-
-
-def seed_of(label: str, i: int) -> bytes:
-    return hashlib.sha256(f"{label}-{i}".encode()).digest()
 
 
 def find(players: int, label: str, predicate) -> bytes:

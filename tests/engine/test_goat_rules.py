@@ -6,7 +6,6 @@ Positions are found by searching seeds and random choices with the reference mod
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 
@@ -19,6 +18,7 @@ from tests.engine.driver import (
     play_one,
     ref_search,
     replay_moves,
+    seed_of,
     start,
 )
 from tests.engine.reference import (
@@ -31,10 +31,6 @@ from tests.engine.reference import (
     tp,
     ts,
 )
-
-
-def seed_of(label: str, i: int) -> bytes:
-    return hashlib.sha256(f"{label}-{i}".encode()).digest()
 
 
 def find_seed(players: int, label: str, predicate) -> bytes:

@@ -9,6 +9,7 @@ import pytest
 
 from app.engine import commitment, new_game, new_seed
 from app.engine.shuffle import deal
+from tests.engine.driver import seed_of
 from tests.engine.reference import (
     DOUBLE_SIX,
     DOUBLE_TWELVE,
@@ -19,10 +20,6 @@ from tests.engine.reference import (
     shuffled,
     ts,
 )
-
-
-def seed_of(label: str, i: int) -> bytes:
-    return hashlib.sha256(f"{label}-{i}".encode()).digest()
 
 
 def _engine_hands(game, players: int) -> list[list[str]]:
