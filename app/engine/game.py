@@ -452,11 +452,6 @@ class Game(ABC):
             "chain": [{"tile": str(t), LEFT: a, RIGHT: b} for t, a, b in self.chain],
             "bazaar": len(self.bazaar),
             "legal": self.legal_for(seat) if self.status == "playing" else [],
-            "required_lead": (
-                self.ts.names[self.required_lead]
-                if self.required_lead is not None and not ends
-                else None
-            ),
             "seats": [
                 {"seat": s, "tiles": self.hands[s].bit_count(), **self.standings_view(s)}
                 for s in range(self.players)

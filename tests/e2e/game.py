@@ -181,7 +181,7 @@ def check_no_leaks(game: PlayedGame, record: dict[str, Any]) -> None:
             rounds_seen.add(r)
             hidden = set(bazaar).union(*(set(h) for s, h in enumerate(hands) if s != you))
             visible = set(view["hand"]) | {link["tile"] for link in view["chain"]}
-            shown = _tiles_in(view, skip=("hand", "chain", "legal", "required_lead"))
+            shown = _tiles_in(view, skip=("hand", "chain", "legal"))
             leaked = (shown & hidden) - visible
             assert not leaked, f"seat {you} saw {leaked} in round {r}: {raw[:300]}"
             assert view["seed"] is None

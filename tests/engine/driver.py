@@ -60,7 +60,6 @@ def check_views(game: Any, ref: RefGame) -> None:
         if not finished:
             hidden = ALL_TILES - on_table - own
             visible = dict(view)
-            visible.pop("required_lead", None)  # the forced lead tile is public (RULES §1.2)
             leaked = tiles_in(visible) & hidden
             assert not leaked, f"view of seat {seat} shows hidden tiles {sorted(leaked)}"
             assert view["seed"] is None
