@@ -388,9 +388,10 @@ class Game(ABC):
         points = self.round_points(kind, by)
         credited = self.settle_round(kind, by, points)
         end = {"kind": kind, "by": by, "points": points, "credited": credited}
+        standings = self.standings_record()
         current = self.rounds[-1]
         current["end"] = end
-        current.update(self.standings_record())
+        current.update(standings)
         self.turn = None
         events: list[Event] = [
             {
@@ -398,7 +399,7 @@ class Game(ABC):
                 "round": self.round,
                 "end": end,
                 "hands": self.hand_names(),
-                **self.standings_record(),
+                **standings,
             }
         ]
         result = self.game_over()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from app.engine.tiles import Tile
 
@@ -28,10 +28,15 @@ class Standing:
 def credit(standing: Standing, points: int) -> Standing:
     """Credit `points` by RULES 1.6: remember up to 12, open above 12 with what was remembered."""
     if standing.opened:
-        return replace(standing, account=standing.account + points)
+        return Standing(standing.account + points, True, standing.remembered)
     if points <= OPENING_THRESHOLD:
-        return replace(standing, remembered=standing.remembered + points)
+        return Standing(standing.account, False, standing.remembered + points)
     return Standing(account=points + standing.remembered, opened=True, remembered=0)
+
+
+def _forget(standing: Standing) -> Standing:
+    """The standing with its remembered points reset to 0 (its account unchanged)."""
+    return Standing(standing.account, standing.opened, 0)
 
 
 def goat_hand_points(tiles: Iterable[Tile]) -> int:
@@ -84,7 +89,7 @@ def settle_goat_round(
             if seat == highest:
                 new[seat] = credit(new[seat], credited[seat])
             else:
-                new[seat] = replace(new[seat], remembered=0)
+                new[seat] = _forget(new[seat])
         return GoatSettlement(new, credited, 0)
 
     credited = list(points)
@@ -94,7 +99,7 @@ def settle_goat_round(
     for seat, p in enumerate(credited):
         new[seat] = credit(new[seat], p)
     if kind == "out":
-        new[by] = replace(new[by], remembered=0)
+        new[by] = _forget(new[by])
     return GoatSettlement(new, credited, carry)
 
 
