@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -35,15 +37,24 @@ def server(
         yield running
 
 
+@contextmanager
+def running_pair(
+    pg_url: str, redis_url: str, prefix: str, log_dir: Path
+) -> Iterator[tuple[Server, Server]]:
+    """Two processes sharing PostgreSQL and the Redis prefix `prefix`."""
+    env = _env(pg_url, redis_url, prefix)
+    with run_server(env, log_dir=log_dir) as first, run_server(env, log_dir=log_dir) as second:
+        yield first, second
+
+
 @pytest.fixture(scope="session")
 def server_pair(
     pg_url: str, redis_url: str, redis_prefix: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Server, Server]]:
     """Two processes sharing PostgreSQL and a Redis prefix of their own."""
-    env = _env(pg_url, redis_url, f"{redis_prefix}_pair")
     log_dir = tmp_path_factory.mktemp("pair")
-    with run_server(env, log_dir=log_dir) as first, run_server(env, log_dir=log_dir) as second:
-        yield first, second
+    with running_pair(pg_url, redis_url, f"{redis_prefix}_pair", log_dir) as pair:
+        yield pair
 
 
 @pytest.fixture(scope="session")

@@ -14,20 +14,19 @@ from collections.abc import Iterator
 import pytest
 
 from tests.e2e.client import Player
-from tests.e2e.conftest import _env
+from tests.e2e.conftest import running_pair
 from tests.e2e.game import PlayedGame, check_finished_game, seat_players
 from tests.e2e.test_clocks import finished, play_until
-from tests.servers import Server, run_server
+from tests.servers import Server
 
 
 @pytest.fixture
 def doomed_pair(
     pg_url: str, redis_url: str, redis_prefix: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Server, Server]]:
-    env = _env(pg_url, redis_url, f"{redis_prefix}_crash")
     log_dir = tmp_path_factory.mktemp("crash")
-    with run_server(env, log_dir=log_dir) as doomed, run_server(env, log_dir=log_dir) as other:
-        yield doomed, other
+    with running_pair(pg_url, redis_url, f"{redis_prefix}_crash", log_dir) as pair:
+        yield pair
 
 
 async def test_a_killed_process_loses_no_table_and_no_deadline(
