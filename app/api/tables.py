@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from redis.exceptions import RedisError
 
 from app.api.deps import CurrentPlayer
+from app.api.schemas import Detail
 from app.services import lobby
 from app.services.runtime import LiveTables
 from app.services.tables import ServiceError, public_table
@@ -50,7 +51,12 @@ def _refusals() -> Iterator[None]:
         ) from error
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the PROTOCOL §1 failures of a route (all `{"detail"}`)."""
+    return {code: {"model": Detail} for code in (*codes, 503)}
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401))
 async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) -> dict[str, Any]:
     with _refusals():
         return await lobby.create_table(
@@ -70,13 +76,13 @@ async def list_tables(live: LiveDep) -> list[dict[str, Any]]:
         return await lobby.list_tables(live.store)
 
 
-@router.get("/{table_id}")
+@router.get("/{table_id}", responses=_failures(404))
 async def get_table(table_id: str, live: LiveDep) -> dict[str, Any]:
     with _refusals():
         return await lobby.get_table(live.store, table_id)
 
 
-@router.post("/{table_id}/join")
+@router.post("/{table_id}/join", responses=_failures(401, 404, 409))
 async def join_table(
     table_id: str, player: CurrentPlayer, live: LiveDep, body: JoinRequest | None = None
 ) -> dict[str, int]:
@@ -87,7 +93,7 @@ async def join_table(
     return {"seat": seat}
 
 
-@router.post("/{table_id}/leave")
+@router.post("/{table_id}/leave", responses=_failures(401, 404, 409))
 async def leave_table(table_id: str, player: CurrentPlayer, live: LiveDep) -> dict[str, Any]:
     with _refusals():
         change = await lobby.leave(live.store, player, table_id)
