@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -48,4 +49,8 @@ def test_two_workers_share_redis_and_the_database(
             for _ in range(10):
                 got = http.get(f"/api/tables/{made.json()['id']}")
                 assert got.status_code == 200 and got.json()["options"]["fish_rule"] == "one"
-        assert server.output().count("Started server process") == 2
+        # Both workers come up (the first to answer /readyz may be alone for a moment).
+        deadline = time.monotonic() + 30
+        while server.output().count("Application startup complete") < 2:
+            assert time.monotonic() < deadline, server.output()
+            time.sleep(0.2)
