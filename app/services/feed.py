@@ -65,6 +65,9 @@ class Snapshot:
             "seq": self.version,
             "view": self.view_for(self.seat_for(player_id)),
             "events": events_since(self.state, self.version, last_sent),
+            # The server's clock, so a client whose own clock is off can still count down
+            # to `view.deadline` correctly.
+            "server_time": now_ms(),
         }
 
     def presence_message(self) -> dict[str, Any]:

@@ -305,3 +305,29 @@ def test_resigning_asks_first_and_ends_the_game(server: Server, open_tab) -> Non
         assert result.locator("[data-testid^=gain-]").all_inner_texts() == gains
     for tab in (a, b):
         tab.assert_clean()
+
+
+def test_the_turn_clock_counts_down_right_on_a_browser_whose_clock_is_wrong(
+    server: Server, open_tab
+) -> None:
+    """The deadline is on the server's clock: a browser an hour slow must still show the
+    seconds actually left (at most the table's 30), not an hour more."""
+    suffix = secrets.token_hex(3)
+    a, b = open_tab(DESKTOP), open_tab(DESKTOP)
+    a.page.add_init_script("{ const real = Date.now; Date.now = () => real() - 3600000; }")
+    sign_up(a, server, f"slow_{suffix}")
+    sign_up(b, server, f"fast_{suffix}")
+    form = a.page.locator("[data-testid=create-table]")
+    form.locator("select[name=seats]").select_option("2")
+    form.locator("input[name=turn_seconds]").fill("30")
+    form.get_by_role("button", name="Create table").click()
+    a.page.wait_for_url(re.compile(r"#/table/"))
+    table_id = a.page.url.split("#/table/")[1]
+    b.page.goto(f"{server.url}/#/table/{table_id}")
+    b.page.get_by_role("button", name="Join this table").click()
+    timer = a.page.locator("[data-testid=timer]")
+    expect(timer).to_have_text(re.compile(r"^0:[0-3]\d$"))
+    minutes, seconds = timer.inner_text().split(":")
+    assert 0 < int(minutes) * 60 + int(seconds) <= 30
+    for tab in (a, b):
+        tab.assert_clean()

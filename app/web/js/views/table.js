@@ -22,6 +22,7 @@ const ERROR_TEXT = {
 
 export function renderTable(root, tableId) {
   const state = {
+    skew: 0, // server clock minus this browser's clock, in ms
     seq: null,
     view: null,
     table: null,
@@ -261,7 +262,8 @@ export function renderTable(root, tableId) {
       timer.classList.remove("low");
       return;
     }
-    const left = v.deadline - Date.now();
+    // The deadline is on the server's clock; state.skew corrects for this machine's.
+    const left = v.deadline - (Date.now() + state.skew);
     timer.textContent = formatTime(left);
     timer.classList.toggle("low", left < 10000);
   }
@@ -396,6 +398,7 @@ export function renderTable(root, tableId) {
       if (seq < state.seq) return; // an old message that arrived late
       if (seq > state.seq + 1) socket.send({ type: "table.subscribe", table_id: tableId }); // a gap
     }
+    if (typeof msg.server_time === "number") state.skew = msg.server_time - Date.now();
     const fresh = state.seq === null || seq > state.seq;
     const before = state.view;
     state.seq = seq;
