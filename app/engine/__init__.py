@@ -5,7 +5,13 @@ from app.engine.game import Game, Move
 from app.engine.records import RECORD_FORMAT, replay_record
 from app.engine.shuffle import commitment, new_seed
 from app.engine.tiles import Tile, parse_tile
-from app.engine.variants import VARIANTS, game_from_dict, new_game, validate_options
+from app.engine.variants import (
+    VARIANTS,
+    game_from_dict,
+    new_game,
+    start_game,
+    validate_options,
+)
 
 __all__ = [
     "RECORD_FORMAT",
@@ -22,5 +28,6 @@ __all__ = [
     "new_seed",
     "parse_tile",
     "replay_record",
+    "start_game",
     "validate_options",
 ]

@@ -172,15 +172,12 @@ class Game(ABC):
         return commitment(self.seed) if self.seed is not None else None
 
     def start(self) -> list[Event]:
-        """Deal the first round from the seed; returns the start events."""
+        """Deal the first round from the seed; returns the start events (no tile in them)."""
         events: list[Event] = [
             {"type": "start", "round": 0, "commitment": self.commitment, "players": self.players}
         ]
         events += self._next_round()
         return events
-
-    def start_events(self) -> list[Event]:
-        return [{"type": "start", "round": 0, "commitment": self.commitment}]
 
     def _next_round(self) -> list[Event]:
         self.round += 1
@@ -193,19 +190,13 @@ class Game(ABC):
         while True:
             order = deal_order(self.seed, self.round, attempt, count)
             hands = [order[s * size : (s + 1) * size] for s in range(players)]
-            if not self.needs_redeal([self._mask(h) for h in hands]):
+            if not self.needs_redeal([self.ts.mask(h) for h in hands]):
                 break
             attempt += 1
         events: list[Event] = [
             {"type": "redeal", "round": self.round, "attempt": k} for k in range(1, attempt + 1)
         ]
         return events + self._deal_ids(hands, order[players * size :], attempt)
-
-    def _mask(self, ids: Sequence[int]) -> int:
-        m = 0
-        for i in ids:
-            m |= 1 << i
-        return m
 
     def deal(
         self, hands: Sequence[Sequence[Tile]], bazaar: Sequence[Tile], attempt: int = 0
@@ -220,7 +211,7 @@ class Game(ABC):
         names = self.ts.names
         self.awaiting_deal = False
         self.attempt = attempt
-        self.hands = [self._mask(h) for h in hands]
+        self.hands = [self.ts.mask(h) for h in hands]
         self.bazaar = list(bazaar)
         self._left_arm, self._right_arm = [], []
         self.left = self.right = None
@@ -519,7 +510,7 @@ class Game(ABC):
         self.status = data["status"]
         self.round = data["round"]
         self.attempt = data["attempt"]
-        self.hands = [self._mask([ids[t] for t in h]) for h in data["hands"]]
+        self.hands = [self.ts.mask([ids[t] for t in h]) for h in data["hands"]]
         self.bazaar = [ids[t] for t in data["bazaar"]]
         # The arms need not be split where the lead was: the right arm may hold it all.
         self._left_arm = []

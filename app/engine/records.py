@@ -49,7 +49,7 @@ def _deal_given(game: Game, rd: dict[str, Any], r: int) -> None:
     missing = [t for t in full_set(game.max_pip) if t not in counts]
     if missing:
         _fail(r, 0, f"tile {missing[0]} is missing from the deal")
-    if game.needs_redeal([game.ts.mask(h) for h in hands]):
+    if game.needs_redeal([game.ts.mask(game.ts.ids[t] for t in h) for h in hands]):
         _fail(r, 0, "these hands should have been redealt")
     game.deal(hands, bazaar)
 

@@ -79,8 +79,3 @@ def deal(
     order = [tiles[i] for i in deal_order(seed, round_index, attempt, len(tiles))]
     hands = [order[s * hand_size : (s + 1) * hand_size] for s in range(players)]
     return hands, order[players * hand_size :]
-
-
-def random_seat(seed: bytes, players: int) -> int:
-    """A random first leader (Fives): draw(n) from round 0's stream with attempt 1000."""
-    return ByteStream(seed, 0, 1000).draw(players)

@@ -95,10 +95,11 @@ class TileSet:
         except (KeyError, TypeError):
             raise ValueError(f"{tile!r} is not a tile of the double-{self.max_pip} set") from None
 
-    def mask(self, tiles: Iterable[Tile]) -> int:
+    def mask(self, ids: Iterable[int]) -> int:
+        """The bit mask of these tile ids."""
         m = 0
-        for t in tiles:
-            m |= 1 << self.ids[t]
+        for i in ids:
+            m |= 1 << i
         return m
 
     def members(self, mask: int) -> list[int]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.engine.classic import Classic
 from app.engine.errors import OptionsError
-from app.engine.game import Game
+from app.engine.game import Event, Game
 from app.engine.goat import Goat
 
 
@@ -58,13 +58,20 @@ def validate_options(variant: str, players: int, options: dict[str, Any] | None)
     return checked
 
 
+def start_game(
+    variant: str, players: int, options: dict[str, Any] | None, seed: bytes | None
+) -> tuple[Game, list[Event]]:
+    """A game dealt from `seed` and ready for its first move, with the events of its start
+    (the commitment, any redeals, who leads). With seed None the deals come later."""
+    game = VARIANTS[variant](players, validate_options(variant, players, options), seed)
+    return game, game.start()
+
+
 def new_game(
     variant: str, players: int, options: dict[str, Any] | None, seed: bytes | None
 ) -> Game:
-    """A game dealt from `seed` and ready for its first move (seed None: deals come later)."""
-    game = VARIANTS[variant](players, validate_options(variant, players, options), seed)
-    game.start()
-    return game
+    """`start_game` for callers that need no events."""
+    return start_game(variant, players, options, seed)[0]
 
 
 def game_from_dict(data: dict[str, Any]) -> Game:

@@ -6,7 +6,7 @@ import secrets
 import uuid
 from typing import Any, Protocol
 
-from app.engine import OptionsError, new_game, new_seed, validate_options
+from app.engine import OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore
 from app.services import play
 from app.services.tables import (
@@ -127,10 +127,12 @@ async def join(
         if all(who is not None for who in seats):
             # The last seat is taken: deal from a fresh secret seed; only its commitment
             # is shown (in the start event and every view) until the game ends.
-            game = new_game(state["variant"], state["players"], state["options"], new_seed())
+            game, started = start_game(
+                state["variant"], state["players"], state["options"], new_seed()
+            )
             state["game_id"] = uuid.uuid4().hex
             state["started_at"] = now_ms()
-            events += game.start_events()
+            events += started
         change = await commit(store, current, state, events, game)
         if change is not None:
             return chosen, change

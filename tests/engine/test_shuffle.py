@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from app.engine import commitment, new_game, new_seed
+from app.engine import commitment, new_game, new_seed, start_game
 from app.engine.shuffle import deal
 from tests.engine.driver import seed_of
 from tests.engine.reference import (
@@ -173,10 +173,10 @@ def test_commitment_is_sha256_of_the_seed() -> None:
         assert len(seed) == 32
         want = hashlib.sha256(seed).hexdigest()
         assert commitment(seed) == want
-        game = new_game("goat", 2 + i % 3, {}, seed)
+        game, started = start_game("goat", 2 + i % 3, {}, seed)
         assert game.commitment == want
         assert game.view(None)["commitment"] == want
         assert game.view(0)["seed"] is None
-        starts = [e for e in game.start_events() if e["type"] == "start"]
+        starts = [e for e in started if e["type"] == "start"]
         assert starts and starts[0]["commitment"] == want
     assert new_seed() != new_seed()
