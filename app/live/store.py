@@ -79,6 +79,14 @@ class Versioned:
     state: dict[str, Any]
 
 
+def _versioned(row: list[Any]) -> Versioned | None:
+    """A table's [version, data] fields as read from its hash; None if it is gone."""
+    version, data = row
+    if version is None or data is None:
+        return None
+    return Versioned(int(version), json.loads(data))
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -114,10 +122,9 @@ class LiveStore:
     # -- tables -------------------------------------------------------------------------
 
     async def load(self, table_id: str) -> Versioned | None:
-        version, data = await self.redis.hmget(self.keys.table(table_id), ["version", "data"])
-        if version is None or data is None:
-            return None
-        return Versioned(int(version), json.loads(data))
+        return _versioned(
+            await self.redis.hmget(self.keys.table(table_id), ["version", "data"])
+        )
 
     async def load_with_presence(
         self, table_id: str, now_ms: int
@@ -126,10 +133,11 @@ class LiveStore:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hmget(self.keys.table(table_id), ["version", "data"])
             pipe.hgetall(self.keys.presence(table_id))
-            (version, data), presence = await pipe.execute()
-        if version is None or data is None:
+            row, presence = await pipe.execute()
+        current = _versioned(row)
+        if current is None:
             return None, set()
-        return Versioned(int(version), json.loads(data)), _live_seats(presence, now_ms)
+        return current, _live_seats(presence, now_ms)
 
     async def listed(self) -> list[Versioned]:
         """Every table in the lobby index, oldest first."""
@@ -140,7 +148,7 @@ class LiveStore:
             for table_id in ids:
                 pipe.hmget(self.keys.table(table_id), ["version", "data"])
             rows = await pipe.execute()
-        return [Versioned(int(v), json.loads(d)) for v, d in rows if v is not None and d]
+        return [current for row in rows if (current := _versioned(row)) is not None]
 
     async def write(
         self,

@@ -12,12 +12,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
+from app.engine import Game
 from app.live.hub import Handler, Hub
 from app.live.store import LiveStore
 from app.services.lobby import list_tables
-from app.services.tables import build_view, events_since, now_ms, public_table, seat_of
+from app.services.tables import (
+    build_view,
+    events_since,
+    game_of,
+    now_ms,
+    public_table,
+    seat_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +61,13 @@ class Snapshot:
     def seat_for(self, player_id: int | None) -> int | None:
         return seat_of(self.state, player_id)
 
+    @cached_property
+    def game(self) -> Game | None:
+        return game_of(self.state)
+
     def view_for(self, seat: int | None) -> dict[str, Any]:
         if seat not in self._views:
-            self._views[seat] = build_view(self.state, seat, self.connected)
+            self._views[seat] = build_view(self.state, self.game, seat, self.connected)
         return self._views[seat]
 
     def message(self, player_id: int | None, last_sent: int) -> dict[str, Any]:

@@ -99,9 +99,13 @@ def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-def build_view(state: dict[str, Any], seat: int | None, connected: set[int]) -> dict[str, Any]:
-    """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's."""
-    game = game_of(state)
+def build_view(
+    state: dict[str, Any], game: Game | None, seat: int | None, connected: set[int]
+) -> dict[str, Any]:
+    """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's.
+
+    `game` is `game_of(state)`, loaded once by the caller for all the views it builds.
+    """
     view = _waiting_view(state, seat) if game is None else game.view(seat)
     view["table_id"] = state["id"]
     view["game_id"] = state["game_id"]

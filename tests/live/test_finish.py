@@ -44,7 +44,7 @@ async def test_a_finished_game_is_written_once_even_after_failures(
             assert current is not None
             game = game_of(current.state)
             assert game is not None and game.turn is not None
-            view = build_view(current.state, game.turn, set())
+            view = build_view(current.state, game, game.turn, set())
             move = rng.choice(view["legal"])
             change = await play.play(
                 store, players[game.turn].id, table["id"], move["tile"], move["end"],
