@@ -238,10 +238,8 @@ def ref_search(
     """Random reference-only games until `predicate(ref, step, seat, tile)` is true right after
     a placement; returns the seed, the moves up to and including that placement, and the step.
     Deterministic: seeds and choices derive from `label`."""
-    import hashlib
-
     for i in range(limit):
-        seed = hashlib.sha256(f"{label}-{i}".encode()).digest()
+        seed = seed_of(label, i)
         rng = random.Random(f"{label}-{i}")
         ref = RefGame(variant, players, options, seed)
         moves: list[tuple[int, str, str | None]] = []
@@ -272,3 +270,13 @@ def replay_moves(variant: str, players: int, options: dict, seed: bytes, moves: 
 def seed_of(label: str, i: int) -> bytes:
     """A reproducible seed for searches over deals ("the first seed whose deal has ...")."""
     return hashlib.sha256(f"{label}-{i}".encode()).digest()
+
+
+def deal_search(label: str, deal: Any, predicate: Any, limit: int = 50000) -> bytes:
+    """The first `seed_of(label, i)` whose round-0 deal, `deal(seed) -> (hands, bazaar)`,
+    satisfies `predicate(hands, bazaar)`."""
+    for i in range(limit):
+        seed = seed_of(label, i)
+        if predicate(*deal(seed)):
+            return seed
+    raise AssertionError(f"no seed for {label}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.engine import IllegalMove, OptionsError, new_game, validate_options
-from tests.engine.driver import engine_legal, play_one, ref_search, replay_moves, seed_of
+from tests.engine.driver import deal_search, engine_legal, play_one, ref_search, replay_moves
 from tests.engine.reference import (
     CLASSIC_LEAD,
     classic_hand_size,
@@ -16,12 +16,8 @@ from tests.engine.reference import (
 
 
 def find(players: int, label: str, predicate) -> bytes:
-    for i in range(50000):
-        seed = seed_of(label, i)
-        hands, bazaar = deal_attempt(seed, 0, 0, players, classic_hand_size(players))
-        if predicate(hands, bazaar):
-            return seed
-    raise AssertionError(label)
+    size = classic_hand_size(players)
+    return deal_search(label, lambda seed: deal_attempt(seed, 0, 0, players, size), predicate)
 
 
 def assert_lead(seed: bytes, players: int, tile: str) -> None:

@@ -14,6 +14,7 @@ import pytest
 from app.engine import IllegalMove, new_game
 from tests.engine.driver import (
     check_views,
+    deal_search,
     engine_legal,
     play_one,
     ref_search,
@@ -34,12 +35,7 @@ from tests.engine.reference import (
 
 
 def find_seed(players: int, label: str, predicate) -> bytes:
-    for i in range(20000):
-        seed = seed_of(label, i)
-        hands, bazaar, _ = goat_deal(seed, 0, players)
-        if predicate(hands, bazaar):
-            return seed
-    raise AssertionError(f"no seed for {label}")
+    return deal_search(label, lambda seed: goat_deal(seed, 0, players)[:2], predicate, 20000)
 
 
 # --- §1.2 who leads ---------------------------------------------------------------------------
