@@ -1,4 +1,4 @@
-"""Stored records of finished games (domino-record/1)."""
+"""Stored records of finished games (domino-record/1) and their positions for replays."""
 
 from __future__ import annotations
 
@@ -19,3 +19,12 @@ async def game(game_id: str, session: SessionDep) -> dict[str, Any]:
     if record is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "game not found")
     return record
+
+
+@router.get("/{game_id}/positions", responses={404: {"model": Detail}})
+async def positions(game_id: str, session: SessionDep) -> dict[str, Any]:
+    """Every position of a finished game with every hand, as the engine replays it."""
+    found = await standings.game_positions(session, game_id)
+    if found is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "game not found")
+    return {"game_id": game_id, "positions": found}

@@ -2,7 +2,7 @@
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
 from app.engine.game import Game, Move
-from app.engine.records import RECORD_FORMAT, replay_record
+from app.engine.records import RECORD_FORMAT, replay_positions, replay_record
 from app.engine.shuffle import commitment, new_seed
 from app.engine.tiles import Tile, parse_tile
 from app.engine.variants import (
@@ -27,6 +27,7 @@ __all__ = [
     "new_game",
     "new_seed",
     "parse_tile",
+    "replay_positions",
     "replay_record",
     "start_game",
     "validate_options",

@@ -199,9 +199,12 @@ class Game(ABC):
         return events + self._deal_ids(hands, order[players * size :], attempt)
 
     def deal(
-        self, hands: Sequence[Sequence[Tile]], bazaar: Sequence[Tile], attempt: int = 0
+        self,
+        hands: Sequence[Sequence[Tile | str]],
+        bazaar: Sequence[Tile | str],
+        attempt: int = 0,
     ) -> list[Event]:
-        """Start the current round with these hands and bazaar (already checked)."""
+        """Start the current round with these hands and bazaar (tiles or names, checked)."""
         ids = self.ts.ids
         return self._deal_ids(
             [[ids[t] for t in h] for h in hands], [ids[t] for t in bazaar], attempt

@@ -14,7 +14,7 @@ from app.engine.game import RECORD_FORMAT, Game
 from app.engine.tiles import Tile, full_set, parse_tile
 from app.engine.variants import VARIANTS, validate_options
 
-__all__ = ["RECORD_FORMAT", "replay_record"]
+__all__ = ["RECORD_FORMAT", "replay_positions", "replay_record"]
 
 
 def _fail(round_index: int, move_index: int, reason: str) -> NoReturn:
@@ -96,6 +96,52 @@ def _play_moves(game: Game, moves: Any, r: int) -> None:
 
 def replay_record(record: Any) -> dict[str, Any]:
     """Replay a record move by move and return it completed (PROTOCOL §3 output fields)."""
+    game, players = _replay(record)
+    return game.record(players)
+
+
+def replay_positions(record: Any) -> list[dict[str, Any]]:
+    """Every position of a recorded game, for a replay viewer: the deal of each round, the
+    position after each placement (with the events it caused: draws, knocks, the round's
+    end) and after a timeout. Every hand is shown: use it for finished games only.
+    """
+    played, _players = _replay(record)  # checks the record and finds every deal
+    # Replaying once more on the found deals, with no seed, leaves each round's last
+    # position in place (a seeded game deals the next round at once).
+    game = type(played)(played.players, played.options, None)
+    game.start()
+    timeout = record.get("timeout")
+    positions: list[dict[str, Any]] = []
+    for r, (rd, dealt) in enumerate(zip(record["rounds"], played.rounds, strict=False)):
+        events = game.deal(dealt["hands"], dealt["bazaar"])
+        positions.append(_position(game, r, -1, None, events))
+        for m, move in enumerate(rd.get("moves", [])):
+            events = game.play(move["seat"], move["tile"], move.get("end"))
+            positions.append(_position(game, r, m, move, events))
+        if timeout is not None and timeout["round"] == r:
+            events = game.timeout(timeout["seat"])
+            positions.append(_position(game, r, len(rd.get("moves", [])), None, events))
+    return positions
+
+
+def _position(
+    game: Game, r: int, m: int, move: dict[str, Any] | None, events: list[dict[str, Any]]
+) -> dict[str, Any]:
+    view = game.view(None)
+    return {
+        "round": r,
+        "move": m,
+        "played": move,
+        "events": events,
+        "chain": view["chain"],
+        "ends": view["ends"],
+        "hands": game.hand_names(),
+        "bazaar": view["bazaar"],
+    }
+
+
+def _replay(record: Any) -> tuple[Game, list[str]]:
+    """The game a record describes, replayed and checked; RecordError at the first fault."""
     if not isinstance(record, dict):
         _fail(0, 0, "a record must be a JSON object")
     if record.get("format") != RECORD_FORMAT:
@@ -145,4 +191,4 @@ def replay_record(record: Any) -> dict[str, Any]:
                 _fail(r, len(rd.get("moves", [])), str(exc))
     if timeout is not None and game.timed_out is None:
         _fail(timeout["round"], 0, "the timeout names a round the record does not reach")
-    return game.record(players)
+    return game, players

@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, GamePlayer, Player, Rating
+from app.engine import replay_positions
 from app.services.accounts import name_key, ratings_of
 
 # Every variant PROTOCOL.md names; a leaderboard of one not yet played is simply empty.
@@ -149,3 +150,9 @@ async def _history(session: AsyncSession, player_id: int) -> list[dict[str, Any]
 async def game_record(session: AsyncSession, game_id: str) -> dict[str, Any] | None:
     record = await session.scalar(select(Game.record).where(Game.id == game_id))
     return dict(record) if record is not None else None
+
+
+async def game_positions(session: AsyncSession, game_id: str) -> list[dict[str, Any]] | None:
+    """Every position of a finished game, replayed by the engine (for the replay viewer)."""
+    record = await game_record(session, game_id)
+    return None if record is None else replay_positions(record)

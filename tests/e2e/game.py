@@ -238,6 +238,23 @@ def check_seed(game: PlayedGame, record: dict[str, Any]) -> None:
         assert all(e["commitment"] == commitment for e in starts)
 
 
+async def check_positions(server: Server, game: PlayedGame, record: dict[str, Any]) -> None:
+    """GET /api/games/{id}/positions: each round starts from the seed's deal (recomputed
+    here independently) and the last position is the game's end."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        r = await http.get(f"/api/games/{game.game_id}/positions")
+        assert r.status_code == 200, r.text
+        positions = r.json()["positions"]
+        assert (await http.get("/api/games/no-such-game/positions")).status_code == 404
+    deals = [p for p in positions if p["move"] == -1]
+    expected = seed_deals(record)
+    assert len(deals) == len(expected) == len(record["rounds"])
+    for pos, (hands, bazaar) in zip(deals, expected, strict=True):
+        assert [sorted(h) for h in pos["hands"]] == [sorted(h) for h in hands]
+        assert pos["bazaar"] == len(bazaar)
+    assert positions[-1]["events"][-1]["result"] == record["result"]
+
+
 def check_replay(record: dict[str, Any]) -> dict[str, Any]:
     """`python -m app.cli replay -` reproduces the stored result from the seed and moves."""
     bare = {k: v for k, v in record.items() if k != "result"}
@@ -296,6 +313,7 @@ async def check_finished_game(
     assert record["players"] == [a.name for a in game.accounts]
     check_seed(game, record)
     check_replay(record)
+    await check_positions(server, game, record)
     check_no_leaks(game, record)
     names = [a.name for a in game.accounts]
     points = await leaderboard_points(server, names)

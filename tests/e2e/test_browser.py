@@ -234,7 +234,7 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
     shot(a.page, "final-score")
     shot(b.page, "final-score-phone")
 
-    # The replay of the stored game, move by move, with the hands recomputed from the seed.
+    # The replay of the stored game, move by move, with the hands the server replays.
     game_id = a.page.get_by_role("link", name="Replay").get_attribute("href").split("#/replay/")[1]
     wait_for_record(server, game_id)
     a.page.get_by_role("link", name="Replay").click()

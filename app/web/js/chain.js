@@ -28,32 +28,6 @@ export function normaliseChain(chain) {
   return out;
 }
 
-/** Apply a move to a chain (for replays): returns {chain, ends} or throws. */
-export function placeTile(chain, ends, tile, end) {
-  const t = parseTile(tile);
-  if (!t) throw new Error(`not a tile: ${tile}`);
-  const [a, b] = t;
-  if (chain.length === 0) {
-    return { chain: [{ tile, left: a, right: b, double: a === b }], ends: { left: a, right: b } };
-  }
-  let side = end;
-  if (!side) {
-    const fits = ["left", "right"].filter((e) => ends[e] === a || ends[e] === b);
-    if (fits.length === 0) throw new Error(`${tile} does not fit`);
-    side = fits[0];
-  }
-  const v = ends[side];
-  if (v !== a && v !== b) throw new Error(`${tile} does not fit the ${side} end`);
-  const other = v === a ? b : a;
-  if (side === "left") {
-    return { chain: [{ tile, left: other, right: v, double: a === b }, ...chain], ends: { ...ends, left: other } };
-  }
-  if (side === "right") {
-    return { chain: [...chain, { tile, left: v, right: other, double: a === b }], ends: { ...ends, right: other } };
-  }
-  throw new Error(`unknown end ${side}`);
-}
-
 function unitFor(width) {
   // Tile height in px: small phones get small tiles, desktops larger ones.
   if (width < 420) return 18;

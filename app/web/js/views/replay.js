@@ -1,12 +1,25 @@
-// The replay viewer: steps through a finished game's record move by move.
+// The replay viewer: steps through a finished game move by move. The positions
+// (every hand, draw and knock) come from the server's engine, never re-derived here.
 
 import { get } from "../api.js";
 import { h, replace, signed } from "../dom.js";
 import { renderChain } from "../chain.js";
-import { replaySteps } from "../record.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
-import { optionWords, variantName } from "../words.js";
+import { describeEvents, optionWords, variantName } from "../words.js";
+
+/** Steps for the viewer from the server's positions: notes in words, round ends marked. */
+function stepsOf(record, positions) {
+  const names = { variant: record.variant, seats: (record.players || []).map((player, seat) => ({ seat, player })) };
+  return positions.map((pos) => {
+    const ended = (pos.events || []).find((ev) => ev.type === "round_end");
+    return {
+      ...pos,
+      notes: describeEvents(pos.events || [], names),
+      ...(ended ? { end: ended.end, scores: ended.scores, remembered: ended.remembered, carry: ended.carry } : {}),
+    };
+  });
+}
 
 export async function renderReplay(root, gameId) {
   const section = h("section", { class: "replay-page" }, h("h1", {}, "Replay"));
@@ -14,8 +27,10 @@ export async function renderReplay(root, gameId) {
   let record;
   let steps;
   try {
-    record = await get(`/api/games/${encodeURIComponent(gameId)}`);
-    steps = replaySteps(record);
+    const id = encodeURIComponent(gameId);
+    const [found, replay] = await Promise.all([get(`/api/games/${id}`), get(`/api/games/${id}/positions`)]);
+    record = found;
+    steps = stepsOf(record, replay.positions);
   } catch (err) {
     section.append(h("p", { class: "form-error" }, err.status === 404 ? "No such game." : `Cannot replay this game: ${err.message}`));
     return;
@@ -60,10 +75,6 @@ export async function renderReplay(root, gameId) {
       record.seed ? h("p", { class: "muted seed" }, `Seed ${record.seed}`) : null) : null);
 
   function drawHands(step) {
-    if (!step.hands) {
-      replace(handsBox, h("p", { class: "muted" }, "The hands of this game are not shown; the line of play is."));
-      return;
-    }
     replace(handsBox, step.hands.map((tiles, seat) => h("div", {
       class: `replay-hand ${step.played && step.played.seat === seat ? "active" : ""}`,
     },
