@@ -13,6 +13,10 @@ class Keys:
         """Hash {version, data}: one table's whole serialized state."""
         return f"{self.prefix}:table:{table_id}"
 
+    def rounds(self, table_id: str) -> str:
+        """List of the finished rounds of the table's game (hands, bazaar, moves), in order."""
+        return f"{self.prefix}:rounds:{table_id}"
+
     def presence(self, table_id: str) -> str:
         """Hash "{process}:{seat}" -> expiry ms: which seats have a live socket somewhere."""
         return f"{self.prefix}:presence:{table_id}"

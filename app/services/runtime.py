@@ -17,7 +17,11 @@ class LiveTables:
     def __init__(self, settings: Settings, db: Database) -> None:
         # Names this process's presence entries; unique per start.
         self.process_id = secrets.token_hex(6)
-        self.store = LiveStore(connect(settings.redis_url), settings.redis_prefix)
+        self.store = LiveStore(
+            connect(settings.redis_url, pool_size=settings.redis_pool_size,
+                    pool_timeout=settings.redis_pool_timeout),
+            settings.redis_prefix,
+        )
         self.hub = Hub(self.store)
         self.feed = Feed(self.store, self.hub, self.process_id)
         self.finisher = Finisher(self.store, db)
