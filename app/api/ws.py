@@ -219,7 +219,7 @@ class Connection:
                 msg_id,
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
-                    message.seq,
+                    message.seq, live.feed.latest(message.table_id),
                 ),
             )
         elif isinstance(message, Resign):

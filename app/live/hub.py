@@ -19,11 +19,14 @@ from typing import Any
 
 import orjson
 
-from app.live.store import LiveStore
+from app.live.store import LiveStore, change_version
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any]], None]
+# The newest table version a handler already has: older change announcements are dropped
+# before their state is parsed (the process that made a change has shown it already).
+Seen = Callable[[], int]
 RESUBSCRIBED: dict[str, Any] = {"kind": "resubscribed"}
 SUBSCRIBE_TIMEOUT_SECONDS = 10.0
 
@@ -33,6 +36,7 @@ class Hub:
         self.store = store
         self._pubsub = store.redis.pubsub()
         self._handlers: dict[str, Handler] = {}
+        self._seen: dict[str, Seen] = {}
         self._waiting: dict[str, asyncio.Future[None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -50,10 +54,12 @@ class Hub:
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
 
-    async def add(self, channel: str, handler: Handler) -> None:
+    async def add(self, channel: str, handler: Handler, seen: Seen | None = None) -> None:
         """Hand `channel`'s messages to `handler`; returns when Redis has subscribed us."""
         async with self._lock:
             self._handlers[channel] = handler
+            if seen is not None:
+                self._seen[channel] = seen
             waiter = self._waiting.get(channel)
             if waiter is None:
                 waiter = self._waiting[channel] = asyncio.get_running_loop().create_future()
@@ -72,11 +78,13 @@ class Hub:
         if self._waiting.get(channel) is waiter:
             del self._waiting[channel]
             self._handlers.pop(channel, None)
+            self._seen.pop(channel, None)
 
     async def remove(self, channel: str) -> None:
         async with self._lock:
             if self._handlers.pop(channel, None) is not None:
                 self._waiting.pop(channel, None)
+                self._seen.pop(channel, None)
                 await self._pubsub.unsubscribe(channel)
 
     async def _run(self) -> None:
@@ -111,8 +119,14 @@ class Hub:
                 return
             payload = RESUBSCRIBED
         elif kind == "message":
+            data = message["data"]
+            seen = self._seen.get(channel)
+            if seen is not None and isinstance(data, str):
+                version = change_version(data)
+                if version is not None and version <= seen():
+                    return
             try:
-                payload = orjson.loads(message["data"])
+                payload = orjson.loads(data)
             except (TypeError, ValueError):
                 return
         else:

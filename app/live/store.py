@@ -19,6 +19,7 @@ the very same code, in one process.
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any, cast
@@ -114,6 +115,16 @@ redis.call('PUBLISH', ARGV[4], '{"kind":"presence","table_id":"' .. ARGV[5]
   .. '","seats":[' .. table.concat(seats, ',') .. ']}')
 return #seats
 """
+
+
+_CHANGE_HEAD = re.compile(r'\{"kind":"change","table_id":"[^"]*","v":(\d+),')
+
+
+def change_version(announcement: str) -> int | None:
+    """The version a change announcement (as `_WRITE` publishes it) is about, read from its
+    head without parsing the state it carries; None for any other message."""
+    head = _CHANGE_HEAD.match(announcement)
+    return None if head is None else int(head.group(1))
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from app.engine import Game
 from app.live.hub import Hub
-from app.live.store import LiveStore
+from app.live.store import LiveStore, Versioned
 from app.services.lobby import list_tables
 from app.services.tables import (
     build_view,
@@ -139,6 +139,9 @@ class Watch:
     # Presence work is serialised per table, in the order it was asked for.
     presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
+    def seen(self) -> int:
+        return 0 if self.latest is None else self.latest.version
+
     def advance(self, snapshot: Snapshot) -> bool:
         """Take `snapshot` if it is newer than what this process has shown; then offer it."""
         if self.latest is not None and snapshot.version <= self.latest.version:
@@ -216,6 +219,7 @@ class Feed:
                     await self.hub.add(
                         self.store.keys.table_channel(table_id),
                         lambda message: self._on_table(watch, message),
+                        watch.seen,
                     )
                 except BaseException:
                     del self.watches[table_id]
@@ -272,9 +276,12 @@ class Feed:
             self._after_change(watch, snapshot)
         return snapshot
 
-    def connected(self, table_id: str) -> set[int] | None:
+    def latest(self, table_id: str) -> Versioned | None:
+        """The newest version of the table this process has seen, if it serves the table."""
         watch = self.watches.get(table_id)
-        return None if watch is None else watch.connected
+        if watch is None or watch.latest is None:
+            return None
+        return Versioned(watch.latest.version, watch.latest.state)
 
     # -- presence ----------------------------------------------------------------------
 

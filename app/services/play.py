@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine import IllegalMove
-from app.live.store import LiveStore
+from app.live.store import LiveStore, Versioned
 from app.services.tables import (
     Change,
     ServiceError,
@@ -27,11 +27,27 @@ ATTEMPTS = 20
 
 
 async def play(
-    store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int
+    store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
+    known: Versioned | None = None,
 ) -> Change:
+    """Apply a move chosen at `seq`. `known`: the table as this process last saw it; when
+    it is at `seq` the move is tried on it without reading the table again (the
+    compare-and-set still decides), and any refusal is checked against a fresh read."""
+    if known is not None and known.version == seq:
+        try:
+            return await _play(store, known, player_id, table_id, tile, end, seq)
+        except ServiceError:
+            pass
     current = await store.load(table_id)
     if current is None:
         raise not_found(table_id)
+    return await _play(store, current, player_id, table_id, tile, end, seq)
+
+
+async def _play(
+    store: LiveStore, current: Versioned, player_id: int, table_id: str, tile: str,
+    end: str | None, seq: int,
+) -> Change:
     state = current.state
     seat = seat_of(state, player_id)
     if seat is None:
