@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from app.live.store import LiveStore, change_version
+from app.live.store import LiveStore, change_head
 
 log = logging.getLogger(__name__)
 
@@ -121,9 +121,12 @@ class Hub:
         elif kind == "message":
             data = message["data"]
             seen = self._seen.get(channel)
-            if seen is not None and isinstance(data, str):
-                version = change_version(data)
-                if version is not None and version <= seen():
+            head = change_head(data) if isinstance(data, str) else None
+            if head is not None:
+                version, writer = head
+                if writer.startswith(self.store.writer_prefix):
+                    return  # written here, and shown here when it was written
+                if seen is not None and version <= seen():
                     return
             try:
                 payload = orjson.loads(data)

@@ -10,8 +10,9 @@ ever made for a write that did not happen, and no process has to read the table 
 show the change.
 
 Connections come from one bounded, blocking pool: a burst waits for a free connection
-instead of failing. Every write carries a random id the script remembers, so a write
-retried after a lost reply recognises itself instead of reporting a conflict.
+instead of failing. Every write carries an id the script remembers, so a write retried
+after a lost reply recognises itself instead of reporting a conflict; the id names the
+process, which shows its own writes at once (`local_change`) and ignores their echo.
 
 The embedded default (no DOMINO_REDIS_URL) is fakeredis' asyncio client with Lua (lupa):
 the very same code, in one process.
@@ -19,8 +20,10 @@ the very same code, in one process.
 
 from __future__ import annotations
 
+import itertools
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -54,6 +57,7 @@ if ARGV[6] == '1' then redis.call('SADD', KEYS[4], ARGV[3]) end
 if ARGV[7] ~= '' then redis.call('ZADD', KEYS[5], ARGV[7], ARGV[3]) end
 for i = 13, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
 local head = '{"kind":"change","table_id":"' .. ARGV[3] .. '","v":' .. v
+  .. ',"writer":"' .. ARGV[12] .. '"'
 redis.call('PUBLISH', ARGV[8], head .. ',"state":' .. ARGV[2] .. '}')
 if ARGV[11] ~= '' then
   redis.call('PUBLISH', ARGV[9], '{"kind":"update","table_id":"' .. ARGV[3] .. '","v":' .. v
@@ -117,14 +121,14 @@ return #seats
 """
 
 
-_CHANGE_HEAD = re.compile(r'\{"kind":"change","table_id":"[^"]*","v":(\d+),')
+_CHANGE_HEAD = re.compile(r'\{"kind":"change","table_id":"[^"]*","v":(\d+),"writer":"(\w*)"')
 
 
-def change_version(announcement: str) -> int | None:
-    """The version a change announcement (as `_WRITE` publishes it) is about, read from its
-    head without parsing the state it carries; None for any other message."""
+def change_head(announcement: str) -> tuple[int, str] | None:
+    """The version and the writer of a change announcement (as `_WRITE` publishes it), read
+    from its head without parsing the state it carries; None for any other message."""
     head = _CHANGE_HEAD.match(announcement)
-    return None if head is None else int(head.group(1))
+    return None if head is None else (int(head.group(1)), head.group(2))
 
 
 @dataclass(frozen=True)
@@ -175,10 +179,19 @@ def connect(
                                                           decode_responses=True))
 
 
+# Called with (table_id, version, state, game) after each write this process made.
+LocalChange = Callable[[str, int, dict[str, Any], Any], object]
+
+
 class LiveStore:
     def __init__(self, client: aioredis.Redis, prefix: str) -> None:
         self.redis = client
         self.keys = Keys(prefix)
+        # Every write id of this process starts with this, so its own announcements are
+        # known as such when they come back.
+        self.writer_prefix = secrets.token_hex(6)
+        self._writes = itertools.count()
+        self.local_change: LocalChange | None = None
         self._write = client.register_script(_WRITE)
         self._delete = client.register_script(_DELETE)
         self._claim = client.register_script(_CLAIM)
@@ -274,7 +287,7 @@ class LiveStore:
                 k.lobby_channel,
                 "1" if listed else "0",
                 "" if lobby_entry is None else dumps(lobby_entry),
-                secrets.token_hex(8),
+                f"{self.writer_prefix}{next(self._writes)}",
                 *(dumps(rd) for rd in archive),
             ],
         )

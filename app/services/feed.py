@@ -162,6 +162,8 @@ class Feed:
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._heartbeat: asyncio.Task[None] | None = None
+        # This process's writes are shown here as they are made, not when they echo back.
+        store.local_change = self.deliver
 
     async def start(self) -> None:
         await self.hub.start(self._on_lobby)
@@ -263,9 +265,11 @@ class Feed:
                 # Its presence entries expire by themselves; nothing else is left behind.
                 log.warning("unsubscribing a closed socket from %s failed: %r", table_id, error)
 
-    def deliver(self, table_id: str, version: int, state: dict[str, Any], game: Game | None
+    def deliver(self, table_id: str, version: int, state: dict[str, Any], game: Any = _UNPARSED
                 ) -> Snapshot:
-        """A change this process has just written: show it to the table's sockets here."""
+        """A change this process has just written: show it to the table's sockets here.
+
+        `game`: the game of `state` if the writer has it (it need not be parsed again)."""
         watch = self.watches.get(table_id)
         connected = set() if watch is None else watch.connected
         snapshot = Snapshot(table_id, version, state, connected, game)

@@ -229,4 +229,6 @@ async def commit(
     )
     if written is None:
         return None
+    if store.local_change is not None:
+        store.local_change(state["id"], written, state, game)
     return Change(written, state, finished, game)

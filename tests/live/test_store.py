@@ -61,6 +61,8 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
     store: LiveStore,
 ) -> None:
     hub = Hub(store)
+    # Another process's writes: this one shows its own as it makes them.
+    other = LiveStore(store.redis, store.keys.prefix)
     lobby: list[dict[str, Any]] = []
     table: list[dict[str, Any]] = []
 
@@ -75,11 +77,12 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
     await hub.add(store.keys.table_channel(tid), on_table)
     try:
         entry = {"id": tid, "status": "waiting"}
-        await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1, lobby_entry=entry)
+        await other.write(tid, 0, state(0), deadline_ms=None, created_ms=1,
+                          lobby_entry=entry)
         assert [t.state for t in await store.listed() if t.state == state(0)]
         # A change the lobby does not show is announced to the table only.
-        await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1)
-        await store.write(tid, 2, state(2), deadline_ms=None, created_ms=1, finished=True,
+        await other.write(tid, 1, state(1), deadline_ms=None, created_ms=1)
+        await other.write(tid, 2, state(2), deadline_ms=None, created_ms=1, finished=True,
                           retire_at_ms=2000, lobby_entry={**entry, "status": "finished"})
         assert tid in await store.unwritten()
         assert await store.retire_due(1999) == []
@@ -89,8 +92,9 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
                 break
             await asyncio.sleep(0.05)
         # Each announcement carries the state it announces: nobody reads it back.
-        assert table == [{"kind": "change", "table_id": tid, "v": v, "state": state(v - 1)}
-                         for v in (1, 2, 3)]
+        assert [{k: v for k, v in m.items() if k != "writer"} for m in table] == [
+            {"kind": "change", "table_id": tid, "v": v, "state": state(v - 1)} for v in (1, 2, 3)
+        ]
         assert lobby == [{"kind": "update", "table_id": tid, "v": 1, "table": entry},
                          {"kind": "update", "table_id": tid, "v": 3,
                           "table": {**entry, "status": "finished"}},
@@ -100,6 +104,26 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
         await store.mark_written(tid, 60)
         assert tid not in await store.unwritten()
         assert 0 < await store.redis.ttl(store.keys.table(tid)) <= 60
+    finally:
+        await hub.stop()
+
+
+async def test_a_process_ignores_the_echo_of_its_own_writes(store: LiveStore) -> None:
+    hub = Hub(store)
+    heard: list[dict[str, Any]] = []
+    await hub.start(lambda message: None)
+    tid = secrets.token_hex(4)
+    await hub.add(store.keys.table_channel(tid), heard.append)
+    try:
+        await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1)
+        await LiveStore(store.redis, store.keys.prefix).write(
+            tid, 1, state(1), deadline_ms=None, created_ms=1)
+        for _ in range(50):
+            if heard:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)
+        assert [m["v"] for m in heard] == [2]
     finally:
         await hub.stop()
 
