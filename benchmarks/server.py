@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import secrets
@@ -86,6 +87,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     rounds: list[int] = field(default_factory=list)
     frame_sizes: list[int] = field(default_factory=list)
+    started: int = 0  # tables whose (first) game has begun
 
 
 @dataclass
@@ -97,6 +99,7 @@ class Table:
     waiting_for: int = 0  # the seq the move in flight will produce; 0: none
     seen: set[int] = field(default_factory=set)
     counted: bool = False
+    started: bool = False
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -164,6 +167,9 @@ class Bot:
                     stats.frame_sizes.append(len(text))
                 table.waiting_for = 0
         view = msg["view"]
+        if not table.started and view["status"] == "playing":
+            table.started = True
+            stats.started += 1
         if view["status"] == "finished":
             table.done.set()
             return
@@ -189,7 +195,8 @@ class Bot:
         await self.send(move)
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.ws.send(orjson.dumps(message).decode())
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.ws.send(orjson.dumps(message).decode())
 
 
 class Lobby:
@@ -206,20 +213,24 @@ class HttpLobby(Lobby):
     def __init__(self, http: httpx.AsyncClient, tokens: list[str]) -> None:
         self.http = http
         self.tokens = tokens
+        # People do not all sit down in the same millisecond.
+        self.limit = asyncio.Semaphore(16)
 
     def headers(self, who: int) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.tokens[who]}"}
 
     async def table_for(self, owner: int, seats: list[int]) -> str:
-        r = await self.http.post("/api/tables", headers=self.headers(owner), json={
-            "variant": "goat", "seats": 4, "options": {}, "turn_seconds": 300,
-            "rated": True})
+        async with self.limit:
+            r = await self.http.post("/api/tables", headers=self.headers(owner), json={
+                "variant": "goat", "seats": 4, "options": {}, "turn_seconds": 300,
+                "rated": True})
         r.raise_for_status()
         return str(r.json()["id"])
 
     async def join(self, table_id: str, seat: int, who: int) -> None:
-        r = await self.http.post(f"/api/tables/{table_id}/join", headers=self.headers(who),
-                                 json={"seat": seat})
+        async with self.limit:
+            r = await self.http.post(f"/api/tables/{table_id}/join",
+                                     headers=self.headers(who), json={"seat": seat})
         r.raise_for_status()
 
 
@@ -334,6 +345,11 @@ async def drive(
                 [(4 * t + i) % len(tokens) for i in range(4)], not long_game))
             for t in range(tables)
         ]
+        setup = time.perf_counter()
+        while stats.started < tables and time.perf_counter() - setup < 600:
+            await asyncio.sleep(0.2)
+        print(f"{label}: {stats.started} tables playing after {time.perf_counter() - setup:.0f}"
+              " s of setup", file=sys.stderr, flush=True)
         await asyncio.sleep(warmup)
         print(f"{label}: measuring", file=sys.stderr, flush=True)
         stats.measuring = True
@@ -347,6 +363,10 @@ async def drive(
             await asyncio.sleep(duration)
         stats.measuring = False
         cpu1, t1 = cpu_seconds(pid), time.perf_counter()
+        broken = [t.exception() for t in players + readers if t.done() and not t.cancelled()
+                  and t.exception() is not None]
+        if broken:
+            print(f"{len(broken)} bot tasks failed, e.g. {broken[0]!r}", file=sys.stderr)
         for task in players + readers:
             task.cancel()
         for bot in bots:
@@ -510,6 +530,11 @@ def main() -> int:
             print(server.output()[-5000:], file=sys.stderr)
             raise
         result.print()
+        problems = [line for line in server.output().splitlines()
+                    if not line.startswith(("INFO", "Domino server"))]
+        if problems:
+            print(f"server log ({len(problems)} lines besides INFO), last ones:")
+            print("\n".join(problems[-15:]))
         if args.no_ceiling or args.long_game:
             return 0
         frame = int(statistics.median(result.stats.frame_sizes or [2000]))
