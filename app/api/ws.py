@@ -37,7 +37,7 @@ from app.services import lobby, play
 from app.services.accounts import PlayerRef, player_for_token
 from app.services.feed import Snapshot
 from app.services.runtime import LiveTables
-from app.services.tables import Change, ServiceError
+from app.services.tables import Change, ServiceError, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -170,10 +170,13 @@ class Connection:
         try:
             return await self.dispatch(message, msg_id)
         except ServiceError as error:
-            self.error(error.code, error.message, msg_id)
+            extra = {"retry_ms": RETRY_MS} if error.code == "unavailable" else {}
+            self.error(error.code, error.message, msg_id, **extra)
         except (RedisError, SQLAlchemyError, OSError) as error:
             # Our stores did not answer: nothing changed, and the client may try again.
             log.warning("socket %s: a store is unavailable: %r", self.conn_id, error)
+            if isinstance(error, RedisError) and self.live.store.outage_since is None:
+                self.live.store.outage_since = now_ms()
             self.error("unavailable", "the server cannot reach its data right now; try again",
                        msg_id, retry_ms=RETRY_MS)
         except Exception:

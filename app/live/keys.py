@@ -37,6 +37,11 @@ class Keys:
         return f"{self.prefix}:retire"
 
     @property
+    def resumed(self) -> str:
+        """When the clocks were last restarted after an outage of the store (epoch ms)."""
+        return f"{self.prefix}:resumed"
+
+    @property
     def unwritten(self) -> str:
         """Set of tables whose game finished but is not yet written to the database."""
         return f"{self.prefix}:unwritten"

@@ -87,6 +87,15 @@ for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
 return due
 """
 
+# After an outage of the store: the first process back that saw it begin after the last
+# resumption claims this one (ARGV: when its outage began, now); the others see it done.
+_RESUME = """
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+if last >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+"""
+
 _RETIRE = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 100)
 for _, id in ipairs(due) do
@@ -169,6 +178,9 @@ def connect(
             timeout=pool_timeout,
             decode_responses=True,
             health_check_interval=5,
+            # A Redis that stops answering is an outage too, not a wait without end.
+            socket_timeout=5.0,
+            socket_connect_timeout=2.0,
             retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5),
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
@@ -192,10 +204,14 @@ class LiveStore:
         self.writer_prefix = secrets.token_hex(6)
         self._writes = itertools.count()
         self.local_change: LocalChange | None = None
+        # When this process found Redis unreachable, until the clocks have been restarted
+        # after it came back (None: no outage). No turn times out meanwhile.
+        self.outage_since: int | None = None
         self._write = client.register_script(_WRITE)
         self._delete = client.register_script(_DELETE)
         self._claim = client.register_script(_CLAIM)
         self._retire = client.register_script(_RETIRE)
+        self._resume = client.register_script(_RESUME)
         self._presence = client.register_script(_PRESENCE)
 
     async def ping(self) -> bool:
@@ -206,6 +222,11 @@ class LiveStore:
 
     async def close(self) -> None:
         await self.redis.aclose()
+
+    async def persistent(self) -> bool:
+        """Whether Redis writes every change to its append-only file (survives a restart)."""
+        config = await self.redis.config_get("appendonly")
+        return str(config.get("appendonly", "no")).lower() == "yes"
 
     # -- tables -------------------------------------------------------------------------
 
@@ -315,6 +336,16 @@ class LiveStore:
         """Expired turn deadlines, each handed to exactly one caller (see _CLAIM)."""
         due = await self._claim(keys=[self.keys.deadlines], args=[now_ms, now_ms + lease_ms, limit])
         return [str(x) for x in due]
+
+    async def claim_resumption(self, down_since_ms: int, now_ms: int) -> bool:
+        """Whether this process is the one to restart the clocks after an outage that began
+        (as it saw it) at `down_since_ms`; exactly one process gets each outage."""
+        return bool(await self._resume(keys=[self.keys.resumed], args=[down_since_ms, now_ms]))
+
+    async def running_since(self, since_ms: int) -> list[str]:
+        """Tables whose turn deadline is at or after `since_ms`."""
+        return [str(x) for x in await self.redis.zrangebyscore(
+            self.keys.deadlines, since_ms, "+inf")]
 
     async def deadline_of(self, table_id: str) -> float | None:
         score = await self.redis.zscore(self.keys.deadlines, table_id)

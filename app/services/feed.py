@@ -153,8 +153,10 @@ class Watch:
 
 
 class Feed:
-    def __init__(self, store: LiveStore, hub: Hub, process_id: str) -> None:
+    def __init__(self, store: LiveStore, hub: Hub, process_id: str,
+                 heartbeat_seconds: float = HEARTBEAT_SECONDS) -> None:
         self.store = store
+        self.heartbeat_seconds = heartbeat_seconds
         self.hub = hub
         self.process_id = process_id
         self.watches: dict[str, Watch] = {}
@@ -272,6 +274,8 @@ class Feed:
         `game`: the game of `state` if the writer has it (it need not be parsed again)."""
         watch = self.watches.get(table_id)
         connected = set() if watch is None else watch.connected
+        if game is None and state.get("game") is not None:
+            game = _UNPARSED  # the writer did not have the game at hand
         snapshot = Snapshot(table_id, version, state, connected, game)
         if watch is not None:
             if not watch.advance(snapshot) and watch.latest is not None \
@@ -420,7 +424,7 @@ class Feed:
 
     async def _beat(self) -> None:
         while True:
-            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await asyncio.sleep(self.heartbeat_seconds)
             try:
                 await self.heartbeat()
             except asyncio.CancelledError:

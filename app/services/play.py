@@ -62,6 +62,9 @@ async def _play(
     if game is None or game.turn != seat:
         raise ServiceError("not_your_turn", "it is not your turn", 409)
     if state["deadline"] is not None and now_ms() > state["deadline"]:
+        if store.outage_since is not None:
+            # The store was away: the clocks are about to be restarted, not run out.
+            raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
         # The clock is the authority: a move after the deadline is a timeout, even if the
         # sweeper has not got to it yet.
         await expire(store, table_id)
@@ -117,6 +120,23 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
             return None
         events = game.timeout(game.turn)
         change = await commit(store, current, current.state, events, game)
+        if change is not None:
+            return change
+    return None
+
+
+async def restart_clock(store: LiveStore, table_id: str, paused_ms: int) -> Change | None:
+    """Give the player on turn a whole turn again: moves could not be made for `paused_ms`
+    because the store was unreachable, and that time must not count against him."""
+    for _ in range(ATTEMPTS):
+        current = await store.load(table_id)
+        if current is None or current.state["status"] != "playing":
+            return None
+        game = game_of(current.state)
+        if game is None or game.turn is None:
+            return None
+        event = {"type": "clock", "round": game.round, "seat": game.turn, "paused_ms": paused_ms}
+        change = await commit(store, current, current.state, [event], game)
         if change is not None:
             return change
     return None
