@@ -185,3 +185,21 @@ async def test_sign_in_without_the_database_says_try_again(
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+
+
+async def test_a_running_game_that_vanishes_from_the_store_is_announced(
+    pg_url: str, private_redis: PrivateRedis, tmp_path: Path
+) -> None:
+    env = _env(pg_url, private_redis.url)
+    with run_server(env, log_dir=tmp_path) as server:
+        seated = await seat_players([server])
+        await seated.first_playing_state()
+        # What a Redis without persistence does on restart: everything is gone.
+        subprocess.run(["redis-cli", "-p", str(private_redis.port), "flushall"], check=True)
+        gone = time.monotonic()
+        for player in [*seated.players, seated.spectator]:
+            await player.expect(
+                lambda m: m["type"] == "table.removed" and m["table_id"] == seated.table_id,
+                timeout=10)
+        # Noticed at the next heartbeat (1 s here) and announced at once.
+        assert time.monotonic() - gone < 5

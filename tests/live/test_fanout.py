@@ -17,6 +17,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from tests.e2e.client import Account, Player, create_table, register
+from tests.e2e.game import play_game
 from tests.servers import Server, free_port, run_server
 
 
@@ -125,6 +126,27 @@ async def test_a_burst_beyond_the_redis_pool_waits_and_succeeds(
         log = server.output()
         assert "Too many connections" not in log
         assert "Traceback" not in log
+
+
+async def test_the_lobby_hears_of_a_table_only_when_its_entry_changes(
+    pg_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    env = _env(pg_url, redis_url, f"{redis_prefix}_lobby_{secrets.token_hex(3)}")
+    with servers(1, env, tmp_path) as (server,):
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            watcher = await Player(server.ws_url, await register(http)).connect()
+        await watcher.request({"type": "lobby.subscribe"})
+        played = await play_game([server], seed=4)
+        await watcher.expect(lambda m: m["type"] == "lobby.update"
+                             and m["table"]["id"] == played.table_id
+                             and m["table"]["status"] == "finished", timeout=10)
+        updates = [m["table"] for m in watcher.frames
+                   if m["type"] == "lobby.update" and m["table"]["id"] == played.table_id]
+        # Created, three joins (the last one starts the game), finished: never a move.
+        assert [(t["status"], sum(s["player"] is not None for s in t["seats"]))
+                for t in updates] == [("waiting", 1), ("waiting", 2), ("waiting", 3),
+                                      ("playing", 4), ("finished", 4)]
+        await watcher.close()
 
 
 @contextlib.asynccontextmanager
