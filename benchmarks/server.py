@@ -41,19 +41,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 import orjson
-import redis
 import websockets
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.servers import Server, free_port, run_server  # noqa: E402
+from tests.servers import (  # noqa: E402
+    Server,
+    clear_redis_prefix,
+    database_url,
+    free_port,
+    pg_admin,
+    run_server,
+)
 
-PG_ADMIN_DSN = os.environ.get("DOMINO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -464,20 +468,11 @@ def run_bare(frame_bytes: int, log_dir: Path) -> Iterator[Server]:
 @contextmanager
 def private_database() -> Iterator[str]:
     name = f"domino_bench_{secrets.token_hex(4)}"
-
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(PG_ADMIN_DSN)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
-    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    asyncio.run(pg_admin(f'CREATE DATABASE "{name}"'))
     try:
-        yield f"{base}/{name}"
+        yield database_url(name)
     finally:
-        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def main() -> int:
@@ -546,10 +541,7 @@ def main() -> int:
         ceiling.print()
         ratio = result.stats.moves / result.elapsed / (ceiling.stats.moves / ceiling.elapsed)
         print(f"server / ceiling: {100 * ratio:.0f} % of the bare server's moves/s")
-    client = redis.Redis.from_url(args.redis)
-    for key in client.scan_iter(match=f"{prefix}*"):
-        client.delete(key)
-    client.close()
+    clear_redis_prefix(args.redis, prefix)
     return 0
 
 

@@ -107,8 +107,9 @@ return due
 """
 
 # Updates one process's presence entries and, when that changes who is connected, announces
-# the seats now connected anywhere, so no process has to read the presence back. ARGV: now, expires, keep seconds, channel,
-# table id, then "+field" (present) or "-field" (gone) entries.
+# the seats now connected anywhere, so no process has to read the presence back.
+# ARGV: now, expires, keep seconds, channel, table id, then "+field" (present) or "-field"
+# (gone) entries.
 _PRESENCE = """
 local function live()
   local seats, seen = {}, {}

@@ -20,10 +20,9 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.conftest import PG_ADMIN_DSN
 from tests.e2e.client import Message, Player, autoplay, register
 from tests.e2e.game import Seated, seat_players
-from tests.servers import Server, free_port, run_server
+from tests.servers import PG_ADMIN_DSN, Server, database_url, free_port, run_server
 
 
 class PrivateRedis:
@@ -168,8 +167,7 @@ async def test_sign_in_without_the_database_says_try_again(
     name = f"domino_gone_{secrets.token_hex(4)}"
     admin = await asyncpg.connect(PG_ADMIN_DSN)
     await admin.execute(f'CREATE DATABASE "{name}"')
-    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    env = {"DOMINO_DATABASE_URL": f"{base}/{name}", "DOMINO_REDIS_URL": redis_url,
+    env = {"DOMINO_DATABASE_URL": database_url(name), "DOMINO_REDIS_URL": redis_url,
            "DOMINO_REDIS_PREFIX": f"{redis_prefix}_gone"}
     try:
         with run_server(env, log_dir=tmp_path) as server:
