@@ -5,13 +5,15 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar
 
-from app.engine.game import Game
+from app.engine.game import Game, Result
+from app.engine.options import Option
 from app.engine.rating import higher_wins_gains
 from app.engine.scoring import classic_hand_points, classic_round_credits
 
 
 class Classic(Game):
     variant: ClassVar[str] = "classic"
+    options_spec: ClassVar[dict[str, Option]] = {"target": Option(100, (100, 150, 200))}
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
@@ -46,7 +48,7 @@ class Classic(Game):
     def standings_record(self) -> dict[str, Any]:
         return {"scores": list(self.totals)}
 
-    def game_over(self) -> dict[str, Any] | None:
+    def game_over(self) -> Result | None:
         target = self.options["target"]
         best = max(self.totals)
         if best < target:

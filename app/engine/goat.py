@@ -7,7 +7,9 @@ from functools import cache
 from typing import Any, ClassVar
 
 from app.engine.errors import OptionsError
-from app.engine.game import Game
+from app.engine.game import Game, Result
+from app.engine.layouts import LEFT, RIGHT
+from app.engine.options import Option
 from app.engine.rating import goat_gains
 from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
 
@@ -17,6 +19,14 @@ MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
 
 class Goat(Game):
     variant: ClassVar[str] = "goat"
+    options_spec: ClassVar[dict[str, Option]] = {
+        "fish_rule": Option("all", ("all", "one")),
+        "teams": Option(False, (False, True)),
+    }
+    wins: ClassVar[str] = "lower"
+    team_play: ClassVar[bool] = True
+    losers_called: ClassVar[str | None] = "goats"
+    history_keys: ClassVar[tuple[str, ...]] = ("scores", "remembered", "carry")
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
@@ -62,7 +72,9 @@ class Goat(Game):
 
     def makes_fish(self) -> bool:
         # Both ends show v and every non-double with v is down, whether or not v-v is (1.4).
-        return self.left == self.right and self._on_table[self.left] == self.max_pip  # type: ignore[index]
+        ends = self.board.open
+        v = ends[LEFT]
+        return v == ends[RIGHT] and self.board.on_table[v] == self.max_pip
 
     def hand_points(self, hand: int) -> int:
         return goat_hand_points(self.ts.tiles_of(hand))
@@ -98,7 +110,7 @@ class Goat(Game):
             "carry": self.carry,
         }
 
-    def game_over(self) -> dict[str, Any] | None:
+    def game_over(self) -> Result | None:
         goat_sides = goats(self.standings)
         losers = [seat for seat in range(self.players) if self.side(seat) in goat_sides]
         if not losers:
