@@ -7,12 +7,16 @@ from typing import Any
 
 from app.engine.classic import Classic
 from app.engine.errors import OptionsError
+from app.engine.fives import Fives
 from app.engine.game import Event, Game, VariantInfo
 from app.engine.goat import Goat
+from app.engine.telephone import Telephone
 
 VARIANTS: dict[str, type[Game]] = {
     "goat": Goat,  # type: ignore[type-abstract]
     "classic": Classic,  # type: ignore[type-abstract]
+    "fives": Fives,
+    "telephone": Telephone,
 }
 
 
