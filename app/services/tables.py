@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine import Game, game_from_dict
+from app.engine import VARIANTS, Game, game_from_dict
 from app.live.store import LiveStore, Versioned
 
 # Finished tables stay in the lobby this long (then lobby.remove) ...
@@ -83,6 +83,7 @@ def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "hand": [],
         "turn": None,
         "round": 0,
+        "layout": VARIANTS[state["variant"]].layout,
         "ends": {},
         "chain": [],
         "bazaar": 0,
