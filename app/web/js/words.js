@@ -1,5 +1,7 @@
 // Human words for variants, options and game events.
 
+import { variantInfo } from "./variants.js";
+
 export const VARIANT_NAMES = {
   goat: "Goat",
   classic: "Classic",
@@ -8,25 +10,56 @@ export const VARIANT_NAMES = {
   telephone: "Telephone",
   sea_goat: "Sea Goat",
   donkey: "Donkey",
+  sport_goat: "Sport Goat",
+  general: "General",
 };
 
 export function variantName(v) {
-  return VARIANT_NAMES[v] || String(v);
+  return VARIANT_NAMES[v] || String(v).replace(/_/g, " ");
 }
 
+// Words for options (the options themselves come from GET /api/variants): a label for
+// the form and a word for each value; anything not listed falls back to its name.
+const OPTION_WORDS = {
+  fish_rule: { label: "Fish", values: { all: "Fish for all", one: "Fish to one" } },
+  teams: { label: "Teams (partners sit opposite)", values: { true: "Teams" } },
+  target: { label: "Play to", value: (v) => `Target ${v}` },
+  spinner: { label: "Spinner (the first double opens four ends)", values: { true: "Spinner", false: "No spinner" } },
+  spinner_count: {
+    label: "The spinner counts",
+    values: { gambler: "Spinner: only tiles on it count", full: "Spinner: its open sides count" },
+  },
+  bonus: { label: "Hand bonus", values: { divided: "Bonus ÷ 5", rounded: "Bonus rounded, not divided" } },
+  multiple: { label: "Scoring", values: { 5: "Fives", 3: "All Threes" } },
+  scoring: { label: "Scoring", values: { plus: "Winner scores", minus: "Lowest wins" } },
+  rounds: { label: "Rounds", value: (v) => `${v} rounds` },
+  minutes: { label: "Minutes", value: (v) => `${v} minutes` },
+};
+
+export function optionLabel(name) {
+  return (OPTION_WORDS[name] && OPTION_WORDS[name].label) || name.replace(/_/g, " ");
+}
+
+/** The word for one option value ("" for a switch that is off). */
+export function optionValueWord(name, value) {
+  const words = OPTION_WORDS[name];
+  if (words && words.values && String(value) in words.values) return words.values[String(value)];
+  if (words && words.value) return words.value(value);
+  if (value === false) return "";
+  if (value === true) return optionLabel(name);
+  return `${optionLabel(name)}: ${value}`;
+}
+
+/** Words for a table's options; with the variant's description, defaults are left out. */
 export function optionWords(variant, options) {
+  const info = variantInfo(variant);
   const out = [];
-  const o = options || {};
-  for (const [key, value] of Object.entries(o)) {
-    if (key === "fish_rule") out.push(value === "one" ? "Fish to one" : "Fish for all");
-    else if (key === "teams") {
-      if (value) out.push("Teams");
-    } else if (key === "target") out.push(`Target ${value}`);
-    else if (key === "spinner") out.push(value ? "Spinner" : "No spinner");
-    else if (key === "scoring") out.push(value === "plus" ? "Winner scores" : "Lowest wins");
-    else out.push(`${key.replace(/_/g, " ")}: ${value}`);
+  for (const [key, value] of Object.entries(options || {})) {
+    const spec = info && info.options ? info.options[key] : null;
+    if (spec && spec.default === value) continue;
+    const word = optionValueWord(key, value);
+    if (word) out.push(word);
   }
-  if (variant === "goat" && !("fish_rule" in o)) out.unshift("Fish for all");
   return out;
 }
 
@@ -89,6 +122,9 @@ export function describeEvents(events, view) {
         } else lines.push(`${who} drew ${tiles}`);
         break;
       }
+      case "score":
+        lines.push(`${who} scored ${ev.points} (the ends count ${ev.count})`);
+        break;
       case "knock":
         lines.push(`${who} knocked`);
         break;
