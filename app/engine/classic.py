@@ -13,7 +13,12 @@ from app.engine.scoring import classic_hand_points, classic_round_credits
 
 class Classic(Game):
     variant: ClassVar[str] = "classic"
-    options_spec: ClassVar[dict[str, Option]] = {"target": Option(100, (100, 150, 200))}
+    title: ClassVar[str] = "Classic"
+    options_spec: ClassVar[dict[str, Option]] = {
+        "target": Option(
+            100, (100, 150, 200), "Play to", ("Target 100", "Target 150", "Target 200")
+        )
+    }
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)

@@ -45,13 +45,25 @@ def fives_bonus(others: int, own: int, rule: str, multiple: int) -> int:
 
 class Fives(Game):
     variant: ClassVar[str] = "fives"
+    title: ClassVar[str] = "Fives"
     options_spec: ClassVar[dict[str, Option]] = {
-        "target": Option(100, (100, 250, 500)),
-        "spinner": Option(True, (True, False)),
-        "spinner_count": Option("gambler", ("gambler", "full")),
-        "bonus": Option("divided", ("divided", "rounded")),
-        "multiple": Option(5, (5, 3)),
-        "teams": Option(False, (False, True)),
+        "target": Option(
+            100, (100, 250, 500), "Play to", ("Target 100", "Target 250", "Target 500")
+        ),
+        "spinner": Option(
+            True, (True, False), "Spinner (the first double opens four ends)",
+            ("Spinner", "No spinner"),
+        ),
+        "spinner_count": Option(
+            "gambler", ("gambler", "full"), "The spinner counts",
+            ("Spinner: only tiles on it count", "Spinner: its open sides count"),
+        ),
+        "bonus": Option(
+            "divided", ("divided", "rounded"), "Hand bonus",
+            ("Bonus divided", "Bonus rounded, not divided"),
+        ),
+        "multiple": Option(5, (5, 3), "Scoring", ("Fives", "All Threes")),
+        "teams": Option(False, (False, True), "Teams (partners sit opposite)", ("", "Teams")),
     }
     layout: ClassVar[str] = Spinner.kind
     team_play: ClassVar[bool] = True

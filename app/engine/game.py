@@ -10,8 +10,10 @@ How a new variant plugs in: a subclass in its own module plus one line in
 `app/engine/variants.py`'s `VARIANTS`. The subclass says only what differs:
 
 Class attributes
-  `variant` (its PROTOCOL name), `max_pip`, `min_players`/`max_players`,
-  `options_spec` (name -> `Option(default, allowed)`: the one place its options live),
+  `variant` (its PROTOCOL name), `title` (its name for people), `max_pip`,
+  `min_players`/`max_players`,
+  `options_spec` (name -> `Option(default, allowed, label, words)`: the one place its
+  options live, with the words clients show for them),
   `layout` (the kind for GET /api/variants: "line", "spinner" or "trains"),
   `wins` ("higher" or "lower"), `team_play` (can be played by teams of two),
   `move_fields` (extra move fields it understands, e.g. Donkey's "closed"; they travel in
@@ -89,8 +91,9 @@ class VariantInfo(TypedDict):
     """A variant as GET /api/variants lists it (PROTOCOL §2a)."""
 
     name: str
+    title: str
     players: list[int]  # [min, max]
-    options: dict[str, dict[str, Any]]  # name -> {"default", "allowed"}
+    options: dict[str, dict[str, Any]]  # name -> {"default", "allowed", "label", "words"}
     layout: str  # "line" | "spinner" | "trains"
     wins: str  # "higher" | "lower"
     teams: bool
@@ -136,6 +139,7 @@ class Game(ABC):
     """
 
     variant: ClassVar[str]
+    title: ClassVar[str]  # the variant's name for people
     max_pip: ClassVar[int] = 6
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
@@ -207,6 +211,7 @@ class Game(ABC):
         """The variant as GET /api/variants lists it (PROTOCOL §2a)."""
         return {
             "name": cls.variant,
+            "title": cls.title,
             "players": [cls.min_players, cls.max_players],
             "options": {name: opt.to_dict() for name, opt in cls.options_spec.items()},
             "layout": cls.layout,

@@ -19,9 +19,10 @@ MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
 
 class Goat(Game):
     variant: ClassVar[str] = "goat"
+    title: ClassVar[str] = "Goat"
     options_spec: ClassVar[dict[str, Option]] = {
-        "fish_rule": Option("all", ("all", "one")),
-        "teams": Option(False, (False, True)),
+        "fish_rule": Option("all", ("all", "one"), "Fish", ("Fish for all", "Fish to one")),
+        "teams": Option(False, (False, True), "Teams (partners sit opposite)", ("", "Teams")),
     }
     wins: ClassVar[str] = "lower"
     team_play: ClassVar[bool] = True
