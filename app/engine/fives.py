@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from app.engine.errors import OptionsError
 from app.engine.game import Event, Game, Move, Result
 from app.engine.layouts import Layout, Line, Spinner
-from app.engine.options import Option
+from app.engine.options import TEAMS, Option, target_option
 from app.engine.rating import higher_wins_gains
 from app.engine.shuffle import ByteStream
 
@@ -47,9 +47,7 @@ class Fives(Game):
     variant: ClassVar[str] = "fives"
     title: ClassVar[str] = "Fives"
     options_spec: ClassVar[dict[str, Option]] = {
-        "target": Option(
-            100, (100, 250, 500), "Play to", ("Target 100", "Target 250", "Target 500")
-        ),
+        "target": target_option(100, 250, 500),
         "spinner": Option(
             True, (True, False), "Spinner (the first double opens four ends)",
             ("Spinner", "No spinner"),
@@ -63,7 +61,7 @@ class Fives(Game):
             ("Bonus divided", "Bonus rounded, not divided"),
         ),
         "multiple": Option(5, (5, 3), "Scoring", ("Fives", "All Threes")),
-        "teams": Option(False, (False, True), "Teams (partners sit opposite)", ("", "Teams")),
+        "teams": TEAMS,
     }
     layout: ClassVar[str] = Spinner.kind
     team_play: ClassVar[bool] = True

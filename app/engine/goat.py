@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from app.engine.errors import OptionsError
 from app.engine.game import Game, Result
 from app.engine.layouts import LEFT, RIGHT
-from app.engine.options import Option
+from app.engine.options import TEAMS, Option
 from app.engine.rating import goat_gains
 from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
 
@@ -22,7 +22,7 @@ class Goat(Game):
     title: ClassVar[str] = "Goat"
     options_spec: ClassVar[dict[str, Option]] = {
         "fish_rule": Option("all", ("all", "one"), "Fish", ("Fish for all", "Fish to one")),
-        "teams": Option(False, (False, True), "Teams (partners sit opposite)", ("", "Teams")),
+        "teams": TEAMS,
     }
     wins: ClassVar[str] = "lower"
     team_play: ClassVar[bool] = True

@@ -42,6 +42,15 @@ class Option:
         }
 
 
+def target_option(*targets: int) -> Option:
+    """`target`: the score a game is played to, the first of `targets` by default."""
+    return Option(targets[0], targets, "Play to", tuple(f"Target {t}" for t in targets))
+
+
+# `teams`: four players as two teams, partners opposite (the variant checks the four).
+TEAMS = Option(False, (False, True), "Teams (partners sit opposite)", ("", "Teams"))
+
+
 def checked_options(
     variant: str, spec: Mapping[str, Option], options: object
 ) -> dict[str, OptionValue]:
