@@ -57,7 +57,9 @@ from app.engine.rating import timeout_gains
 from app.engine.shuffle import commitment, deal_order
 from app.engine.tiles import Tile, TileSet, tile_set, value_order
 
-__all__ = ["LEFT", "RECORD_FORMAT", "RIGHT", "Event", "Game", "Move", "Placement", "Result"]
+__all__ = [
+    "LEFT", "RECORD_FORMAT", "RIGHT", "Event", "Game", "Move", "Placement", "Result", "Standings"
+]
 
 RECORD_FORMAT = "domino-record/1"
 Event = dict[str, Any]
@@ -70,6 +72,16 @@ class RoundEnd(TypedDict):
     by: int
     points: list[int]
     credited: list[int]
+
+
+class Standings(TypedDict, total=False):
+    """The standings after a round (PROTOCOL §3 per-round output fields): `scores` by
+    seat always; Goat's `remembered` and `carry`; points scored during play (Fives)."""
+
+    scores: list[int]
+    remembered: list[int]
+    carry: int
+    play_points: list[int]
 
 
 class Result(TypedDict):
@@ -337,7 +349,7 @@ class Game(ABC):
         ...
 
     @abstractmethod
-    def standings_record(self) -> dict[str, Any]:
+    def standings_record(self) -> Standings:
         """Per-round output fields of a record after the round is credited."""
         ...
 
