@@ -151,7 +151,7 @@ class Game(ABC):
     """
 
     variant: ClassVar[str]
-    title: ClassVar[str]  # the variant's name for people
+    title: ClassVar[str] = ""  # the variant's name for people (default: from `variant`)
     max_pip: ClassVar[int] = 6
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
@@ -223,7 +223,7 @@ class Game(ABC):
         """The variant as GET /api/variants lists it (PROTOCOL §2a)."""
         return {
             "name": cls.variant,
-            "title": cls.title,
+            "title": cls.title or cls.variant.replace("_", " ").title(),
             "players": [cls.min_players, cls.max_players],
             "options": {name: opt.to_dict() for name, opt in cls.options_spec.items()},
             "layout": cls.layout,
