@@ -21,7 +21,9 @@ Class attributes
   called on a rating, e.g. "goats"), `history_keys` (standings copied into `view.history`).
 
 Deal and lead (required): `hand_size()`, `lead_for_round()`; optional `needs_redeal()`,
-  `check_options()`.
+  `check_options()`. `lead_for_round()` runs once per deal, right after the hands are
+  dealt and the layout is new: the place to set a round up (e.g. put Mexican Train's
+  engine double in the centre).
 Layout: `new_layout()` (default a `Line`); `ends_for(seat)` narrows the open ends a seat
   may use (Mexican Train's own/marked trains).
 Turn policy hooks (defaults: the draw game of RULES §1.3):
@@ -38,6 +40,8 @@ Turn policy hooks (defaults: the draw game of RULES §1.3):
   `is_blocked(passes)` whether this many turns in a row without a placement end the
       round (default: every seat knocked);
   `makes_fish()` a round end recognised right after a placement (Goat's fish).
+  A hook a variant leaves as `Game` has it is not called at all on the hot path, so
+  overriding one costs only that variant.
 Scoring (required): `hand_points()`, `settle_round()`, `final_scores()`, `game_over()`,
   `standings_view()`, `standings_record()`; optional `round_points()`,
   `timeout_result()`, `extra_view()`, `state_extra()`/`load_extra()` (variant state in
