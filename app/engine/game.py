@@ -594,11 +594,6 @@ class Game(ABC):
             raise IllegalMove(f"{name} does not match the {end} end ({ends[end]})")
         return end
 
-    @property
-    def chain(self) -> list[dict[str, Any]]:
-        """The tiles on the table as `view.chain` shows them."""
-        return self.board.view()
-
     def _pass_turn(self, seat: int) -> list[Event]:
         """Give the turn to the first seat from `seat` on that can place a tile; each one
         that cannot follows `cannot_place` (draw, knock); a block ends the round."""
