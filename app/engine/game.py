@@ -22,8 +22,8 @@ Class attributes
 
 Deal and lead (required): `hand_size()`, `lead_for_round()`; optional `needs_redeal()`,
   `check_options()`. `lead_for_round()` runs once per deal, right after the hands are
-  dealt and the layout is new: the place to set a round up (e.g. put Mexican Train's
-  engine double in the centre).
+  dealt and the layout is new; then `open_round()` does what happens by itself before the
+  first move and returns its events (e.g. Mexican Train's engine double in the centre).
 Layout: `new_layout()` (default a `Line`); `ends_for(seat)` narrows the open ends a seat
   may use (Mexican Train's own/marked trains).
 Turn policy hooks (defaults: the draw game of RULES §1.3):
@@ -258,6 +258,11 @@ class Game(ABC):
         """The seat that leads this round and the tile id it must lead (None: any tile)."""
         ...
 
+    def open_round(self) -> list[Event]:
+        """What happens by itself once a round is dealt and its leader known, as events
+        (e.g. Mexican Train's engine double put in the centre; not a move). Default: nothing."""
+        return []
+
     def ends_for(self, seat: int) -> dict[str, int]:
         """The open ends `seat` may play on now, and the number each shows."""
         return self.board.open
@@ -448,7 +453,11 @@ class Game(ABC):
         )
         seat, tile = self.lead_for_round()
         self.turn, self.required_lead = seat, tile
-        return [{"type": "round_start", "round": self.round, "turn": seat, "bazaar": len(bazaar)}]
+        opened = self.open_round()
+        return [
+            {"type": "round_start", "round": self.round, "turn": seat, "bazaar": len(self.bazaar)},
+            *opened,
+        ]
 
     # ----------------------------------------------------------------- moves
     @classmethod
