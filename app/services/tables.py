@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine import Game, game_from_dict
+from app.engine import VARIANTS, Game, game_from_dict
 from app.live.store import LiveStore, Versioned
 
 # What a finished round keeps in the hot state; the rest is in the round archive.
@@ -92,6 +92,7 @@ def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "hand": [],
         "turn": None,
         "round": 0,
+        "layout": VARIANTS[state["variant"]].layout,
         "ends": {},
         "chain": [],
         "bazaar": 0,
