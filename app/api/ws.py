@@ -218,12 +218,14 @@ class Connection:
             live.feed.lobby.discard(self)
         elif isinstance(message, Play):
             player_id = self.player.id
+            known = live.feed.latest(message.table_id)
             await self.change(
                 message.table_id,
                 msg_id,
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
-                    message.seq, live.feed.latest(message.table_id),
+                    message.seq, None if known is None else known.versioned,
+                    None if known is None else known.game,
                 ),
             )
         elif isinstance(message, Resign):
