@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.live.store import LiveStore
+from app.live.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +35,7 @@ class Hub:
         self._task = asyncio.create_task(self._run(), name="live-hub")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
 

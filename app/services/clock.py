@@ -10,11 +10,11 @@ writes finished games still unwritten and refreshes this process's presence.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 
 from app.live.store import LiveStore
+from app.live.tasks import stop_task
 from app.services import play
 from app.services.feed import PRESENCE_REFRESH_SECONDS, Feed
 from app.services.finish import Finisher
@@ -39,10 +39,7 @@ class Clock:
         self._task = asyncio.create_task(self._run(), name="live-clock")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
 
     async def expire_due(self) -> int:
         """Apply every expired turn deadline this process wins; returns how many."""
