@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 PREPARE_SECONDS = 30
 
 
-def _fail(line: str) -> int:
+def _fail(line: str, code: int = 1) -> int:
     """A start that cannot go on: one clear line, a non-zero exit, nothing left running."""
     print(f"domino serve: {line}", file=sys.stderr, flush=True)
-    return 1
+    return code
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -92,7 +92,8 @@ def _serve(args: argparse.Namespace) -> int:
         settings = _settings()
     except ValidationError as error:
         return _fail("bad configuration: " + "; ".join(
-            "".join(f"DOMINO_{str(part).upper()}: " for part in e["loc"]) + e["msg"]
+            "".join(f"DOMINO_{str(part).upper()}: " for part in e["loc"])
+            + e["msg"].removeprefix("Value error, ")
             for e in error.errors()
         ))
     host = args.host or settings.host
@@ -100,7 +101,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers > 1 and settings.embedded_store:
         return _fail(
             "--workers above 1 needs a shared live store; "
-            "set DOMINO_REDIS_URL=redis://... (the embedded store lives in one process)"
+            "set DOMINO_REDIS_URL=redis://... (the embedded store lives in one process)",
+            2,
         )
     try:
         sock = _listen(host, port)

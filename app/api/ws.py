@@ -11,11 +11,13 @@ import contextlib
 import itertools
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from app import logs, metrics
 from app.api.deps import SESSION_COOKIE
 from app.api.protocol import (
     Chat,
@@ -141,6 +143,7 @@ class Connection:
     async def handle_frame(self, text: str | None) -> bool:
         """One client frame; returns False when the socket must close."""
         if not self.bucket.take():
+            metrics.rate_limited.labels("ws").inc()
             self.error("rate_limited", "too many messages; slow down", _frame_id(text))
             return True
         if text is None:
@@ -167,13 +170,15 @@ class Connection:
             return await self.dispatch(message, msg_id)
         except ServiceError as error:
             self.error(error.code, error.message, msg_id)
-        except Exception:
+        except Exception as error:
+            metrics.count_error(error)
             log.exception("socket %s: command failed", self.conn_id)
             self.error("bad_request", "the server could not process this message", msg_id)
         return True
 
     async def dispatch(self, message: Any, msg_id: Any) -> bool:
         live = self.live
+        logs.table_id.set(getattr(message, "table_id", None))
         if isinstance(message, Ping):
             self.reply({"type": "pong"}, msg_id)
         elif isinstance(message, Hello):
@@ -204,6 +209,7 @@ class Connection:
             live.feed.lobby.discard(self)
         elif isinstance(message, Play):
             player_id = self.player.id
+            started = time.perf_counter()
             await self.change(
                 message.table_id,
                 msg_id,
@@ -212,6 +218,8 @@ class Connection:
                     message.seq,
                 ),
             )
+            metrics.moves.inc()
+            metrics.move_seconds.observe(time.perf_counter() - started)
         elif isinstance(message, Resign):
             await self.change(
                 message.table_id, msg_id, lobby.leave(live.store, self.player, message.table_id)
@@ -280,6 +288,7 @@ def _describe(error: ValidationError, data: dict[str, Any]) -> str:
 async def gateway(websocket: WebSocket) -> None:
     live: LiveTables = websocket.app.state.live
     await websocket.accept()
+    metrics.open_sockets.inc()
     conn = Connection(websocket, live)
     cookie = websocket.cookies.get(SESSION_COOKIE)
     if cookie:
@@ -299,6 +308,7 @@ async def gateway(websocket: WebSocket) -> None:
         pass
     finally:
         conn.closed = True
+        metrics.open_sockets.dec()
         await live.feed.drop(conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app import metrics
+
 # The documented place of the migration scripts is the repository's top-level `migrations/`;
 # the package finds it next to itself (a checkout or an editable install).
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
@@ -28,7 +30,7 @@ def create_engine(url: str) -> AsyncEngine:
     """An async engine; on SQLite with foreign keys and real transactions like PostgreSQL."""
     if not url.startswith("sqlite"):
         # pre_ping: after a database restart, stale pooled connections are replaced, not used.
-        return create_async_engine(url, pool_pre_ping=True)
+        return _counted(create_async_engine(url, pool_pre_ping=True))
     engine = create_async_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -47,6 +49,16 @@ def create_engine(url: str) -> AsyncEngine:
         # (see `write_transaction`); everything else starts a plain deferred transaction.
         mode = conn.get_execution_options().get(SQLITE_BEGIN, "")
         conn.exec_driver_sql(f"BEGIN {mode}".strip())
+
+    return _counted(engine)
+
+
+def _counted(engine: AsyncEngine) -> AsyncEngine:
+    """Every failed database call counts in /metrics (domino_database_errors_total)."""
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _count(_context: Any) -> None:
+        metrics.database_errors.inc()
 
     return engine
 

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app import metrics
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 
@@ -63,7 +64,8 @@ class Hub:
                 )
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as error:
+                metrics.count_error(error)
                 log.exception("pub/sub read failed; retrying")
                 await asyncio.sleep(0.5)
                 continue

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 
+from app import metrics
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services import play
@@ -48,6 +49,7 @@ class Clock:
             change = await play.expire(self.store, table_id)
             if change is not None:
                 applied += 1
+                metrics.timeouts.inc()
                 if change.finished:
                     self.finisher.kick(table_id)
         return applied
@@ -67,6 +69,7 @@ class Clock:
                     await self.feed.refresh_presence()
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as error:
+                metrics.count_error(error)
                 log.exception("clock sweep failed; trying again")
             await asyncio.sleep(self.every)
