@@ -82,6 +82,7 @@ def _settings() -> Settings:
 
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
+    import logging.config
 
     import uvicorn
     from pydantic import ValidationError
@@ -116,14 +117,16 @@ def _serve(args: argparse.Namespace) -> int:
     except TimeoutError:
         sock.close()
         return _fail(f"the database or Redis did not answer within {PREPARE_SECONDS} s")
+    log_config = logs.logging_config(settings.log_format, settings.log_level)
+    logging.config.dictConfig(log_config)
     config = uvicorn.Config(
         "app.main:app",
         workers=args.workers,
-        log_config=logs.logging_config(settings.log_format, settings.log_level),
+        log_config=log_config,
         # Open connections get most of the stop; the watchdog of app.main ends it.
         timeout_graceful_shutdown=max(1, int(settings.shutdown_seconds * 0.6)),
     )
-    print(f"Domino server on http://{host}:{port}/", flush=True)
+    logging.getLogger("app.cli").info("Domino server on http://%s:%d/", host, port)
     if args.workers == 1:
         server = uvicorn.Server(config)
         # uvicorn raises the stop signal again once it has stopped; Ctrl+C is not an error.
