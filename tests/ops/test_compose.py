@@ -24,7 +24,7 @@ import yaml
 from tests.conftest import PG_ADMIN_DSN
 from tests.e2e.client import Player
 from tests.e2e.game import PlayedGame, check_replay, fetch_record, seat_players
-from tests.ops.test_restart import _play_through_restarts
+from tests.ops.test_restart import play_with_a_stop
 from tests.servers import REPO, Server, free_port, run_server
 
 pytestmark = pytest.mark.timeout(600)
@@ -233,24 +233,8 @@ async def test_a_game_and_a_reconnect_through_nginx(
     seated = await seat_players([proxy], seats=4)
     table_id = seated.table_id
     await seated.first_playing_state()
-    sockets = list(seated.players)
-    rng = random.Random(7)
-    games = [
-        asyncio.create_task(
-            _play_through_restarts(
-                seated.accounts[i], seated.players[i], table_id, proxy,
-                random.Random(rng.random()), sockets,
-            )
-        )
-        for i in range(4)
-    ]
-    await seated.spectator.expect(
-        lambda m: m["type"] == "table.state" and m["table_id"] == table_id and m["seq"] >= 10,
-        timeout=120,
-    )
     # One replica goes away (a rolling update): its sockets reconnect through nginx.
-    one.process.send_signal(signal.SIGTERM)
-    finals = await asyncio.gather(*games)
+    finals, sockets = await play_with_a_stop(seated, proxy, one, after_seq=10, seed=7)
     assert one.process.wait(timeout=20) == -signal.SIGTERM
     told = [p for p in seated.players if p.closed == 1012]
     assert told, "no socket was on the stopped replica"

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.client import Account, Player, autoplay
-from tests.e2e.game import PlayedGame, check_replay, fetch_record, seat_players
+from tests.e2e.game import PlayedGame, Seated, check_replay, fetch_record, seat_players
 from tests.ops.conftest import shared_env
 from tests.servers import Server, run_server
 
@@ -42,6 +42,33 @@ async def _play_through_restarts(
         assert reply["type"] == "table.state", reply
 
 
+async def play_with_a_stop(
+    seated: Seated, comeback: Server, doomed: Server, *, after_seq: int, seed: int
+) -> tuple[list[dict[str, Any]], list[Player]]:
+    """Play `seated` to the end, SIGTERM `doomed` once the table reaches `after_seq`;
+    sockets told to reconnect come back through `comeback`. Returns the final states
+    and every socket the players used."""
+    sockets = list(seated.players)
+    rng = random.Random(seed)
+    games = [
+        asyncio.create_task(
+            _play_through_restarts(
+                seated.accounts[i], seated.players[i], seated.table_id, comeback,
+                random.Random(rng.random()), sockets,
+            )
+        )
+        for i in range(len(seated.players))
+    ]
+    # Mid-game: some moves made, many to come; then the deploy's SIGTERM.
+    await seated.spectator.expect(
+        lambda m: m["type"] == "table.state" and m["table_id"] == seated.table_id
+        and m["seq"] >= after_seq,
+        timeout=120,
+    )
+    doomed.process.send_signal(signal.SIGTERM)
+    return list(await asyncio.gather(*games)), sockets
+
+
 def _moves_seen(spectator: Player, table_id: str) -> list[tuple[int, int, str]]:
     seen: list[tuple[int, int, str]] = []
     for frame in spectator.states(table_id):
@@ -63,25 +90,9 @@ async def test_a_rolling_restart_mid_game_loses_no_move_and_no_game(
         seated = await seat_players([doomed, survivor], seats=4)
         table_id = seated.table_id
         await seated.first_playing_state()
-        sockets = list(seated.players)
-        rng = random.Random(14)
-        games = [
-            asyncio.create_task(
-                _play_through_restarts(
-                    seated.accounts[i], seated.players[i], table_id, survivor,
-                    random.Random(rng.random()), sockets,
-                )
-            )
-            for i in range(4)
-        ]
-        # Mid-game: some moves made, many to come; then the deploy's SIGTERM.
-        await seated.spectator.expect(
-            lambda m: m["type"] == "table.state" and m["table_id"] == table_id
-            and m["seq"] >= 12,
-            timeout=120,
+        finals, sockets = await play_with_a_stop(
+            seated, survivor, doomed, after_seq=12, seed=14
         )
-        doomed.process.send_signal(signal.SIGTERM)
-        finals = await asyncio.gather(*games)
         assert doomed.process.wait(timeout=SHUTDOWN + 5) == -signal.SIGTERM, doomed.output()
         assert "exiting now" not in doomed.output()
         assert [p.closed for p in seated.players[0::2]] == [1012, 1012]

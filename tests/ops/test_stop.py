@@ -207,21 +207,26 @@ async def test_sigterm_tells_every_socket_to_reconnect_and_releases_presence(
         await client.aclose()
 
 
+@contextmanager
+def _stuck_request(server: Server) -> Iterator[None]:
+    """A request whose body never comes: the graceful stop waits for it (up to its bound)."""
+    port = int(server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as stuck:
+        stuck.sendall(
+            b"POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+            b"\r\nContent-Length: 100\r\n\r\n{"
+        )
+        time.sleep(0.5)
+        yield
+
+
 def test_a_second_signal_ends_a_slow_stop_at_once(tmp_path: Path) -> None:
     env = _embedded_env(tmp_path) | {"DOMINO_SHUTDOWN_SECONDS": "60"}
-    with run_server(env, log_dir=tmp_path) as server:
-        port = int(server.url.rsplit(":", 1)[1])
-        # A request whose body never comes keeps the graceful stop waiting (up to 36 s).
-        with socket.create_connection(("127.0.0.1", port)) as stuck:
-            stuck.sendall(
-                b"POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
-                b"\r\nContent-Length: 100\r\n\r\n{"
-            )
-            time.sleep(0.5)
-            server.process.send_signal(signal.SIGTERM)
-            time.sleep(1.5)
-            assert server.process.poll() is None  # still waiting for the request
-            took = _stop(server, signal.SIGINT)
+    with run_server(env, log_dir=tmp_path) as server, _stuck_request(server):
+        server.process.send_signal(signal.SIGTERM)
+        time.sleep(1.5)
+        assert server.process.poll() is None  # still waiting for the request (36 s)
+        took = _stop(server, signal.SIGINT)
         assert took < 2
         assert server.process.returncode == 1
         assert "a second stop signal; exiting now" in server.output()
@@ -230,13 +235,6 @@ def test_a_second_signal_ends_a_slow_stop_at_once(tmp_path: Path) -> None:
 def test_a_stop_held_up_by_a_stuck_request_still_ends_within_the_setting(
     tmp_path: Path,
 ) -> None:
-    with run_server(_embedded_env(tmp_path), log_dir=tmp_path) as server:
-        port = int(server.url.rsplit(":", 1)[1])
-        with socket.create_connection(("127.0.0.1", port)) as stuck:
-            stuck.sendall(
-                b"POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
-                b"\r\nContent-Length: 100\r\n\r\n{"
-            )
-            time.sleep(0.5)
-            took = _stop(server)
+    with run_server(_embedded_env(tmp_path), log_dir=tmp_path) as server, _stuck_request(server):
+        took = _stop(server)
         assert took < SHUTDOWN, server.output()
