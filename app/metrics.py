@@ -56,7 +56,7 @@ def count_error(error: BaseException) -> None:
 
     if isinstance(error, redis.exceptions.RedisError):
         redis_errors.inc()
-    elif isinstance(error, sqlalchemy.exc.SQLAlchemyError | OSError):
+    elif isinstance(error, sqlalchemy.exc.SQLAlchemyError | OSError | TimeoutError):
         database_errors.inc()
 
 

@@ -8,6 +8,8 @@ from fastapi import FastAPI, Request, status
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc
 
+from app import metrics
+
 log = logging.getLogger(__name__)
 
 # These mean our SQL or our data is wrong: a real bug, left to surface as such.
@@ -15,6 +17,7 @@ _BUGS = (exc.IntegrityError, exc.ProgrammingError, exc.DataError)
 
 
 def _unavailable(request: Request, error: Exception) -> JSONResponse:
+    metrics.count_error(error)
     log.warning("database unavailable during %s %s: %r", request.method, request.url.path, error)
     return JSONResponse(
         {"detail": "database unavailable, try again shortly"},

@@ -30,7 +30,7 @@ def create_engine(url: str) -> AsyncEngine:
     """An async engine; on SQLite with foreign keys and real transactions like PostgreSQL."""
     if not url.startswith("sqlite"):
         # pre_ping: after a database restart, stale pooled connections are replaced, not used.
-        return _counted(create_async_engine(url, pool_pre_ping=True))
+        return create_async_engine(url, pool_pre_ping=True)
     engine = create_async_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -49,16 +49,6 @@ def create_engine(url: str) -> AsyncEngine:
         # (see `write_transaction`); everything else starts a plain deferred transaction.
         mode = conn.get_execution_options().get(SQLITE_BEGIN, "")
         conn.exec_driver_sql(f"BEGIN {mode}".strip())
-
-    return _counted(engine)
-
-
-def _counted(engine: AsyncEngine) -> AsyncEngine:
-    """Every failed database call counts in /metrics (domino_database_errors_total)."""
-
-    @event.listens_for(engine.sync_engine, "handle_error")
-    def _count(_context: Any) -> None:
-        metrics.database_errors.inc()
 
     return engine
 
@@ -88,7 +78,8 @@ class Database:
         try:
             async with asyncio.timeout(PING_SECONDS), self.engine.connect() as conn:
                 await conn.execute(text("SELECT 1"))
-        except Exception:
+        except Exception as error:
+            metrics.count_error(error)
             return False
         return True
 

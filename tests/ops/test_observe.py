@@ -15,9 +15,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.client import Player
-from tests.e2e.game import fetch_record, play_game, seed_deals
+from tests.e2e.game import fetch_record, play_game, seat_players, seed_deals
 from tests.ops.conftest import shared_env
-from tests.servers import Server, run_server
+from tests.servers import Server, free_port, run_server
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -84,6 +84,17 @@ async def test_metrics_move_during_a_game(observed: Server) -> None:
     for player in [*game.players, game.spectator, watcher]:
         await player.close()
     assert scrape(observed)["domino_open_sockets"] == 0
+
+    # A game nobody plays ends on the clock: a timeout, and one more finished game.
+    idle = await seat_players([observed], seats=2, turn_seconds=5)
+    await idle.spectator.expect(
+        lambda m: m["type"] == "table.state" and m["view"]["status"] == "finished", timeout=30
+    )
+    last = scrape(observed)
+    assert last["domino_timeouts_total"] - after["domino_timeouts_total"] == 1
+    assert last["domino_games_finished_total"] - after["domino_games_finished_total"] == 1
+    for player in [*idle.players, idle.spectator]:
+        await player.close()
 
 
 def _log_lines(server: Server) -> list[dict[str, Any]]:
@@ -165,3 +176,29 @@ async def test_workers_add_up_their_metrics(
                 break
             await asyncio.sleep(0.1)
         assert scrape(server)["domino_open_sockets"] == 0
+
+
+async def test_store_and_database_failures_are_counted(tmp_path: Path) -> None:
+    """A Redis or a database that does not answer moves its error counter."""
+    from app import metrics
+    from app.config import Settings
+    from app.db.session import Database
+    from app.services.runtime import LiveTables
+
+    dead = f"127.0.0.1:{free_port()}"
+    redis_before = metrics.redis_errors._value.get()
+    database_before = metrics.database_errors._value.get()
+
+    db = Database(f"postgresql+asyncpg://postgres@{dead}/nothing")
+    assert not await db.ping()
+    assert metrics.database_errors._value.get() > database_before
+
+    live = LiveTables(Settings(redis_url=f"redis://{dead}/0", sweep_seconds=0.05), db)
+    live.clock.start()  # its sweep reads the store, which is not there
+    for _ in range(100):
+        if metrics.redis_errors._value.get() > redis_before:
+            break
+        await asyncio.sleep(0.05)
+    await live.clock.stop()
+    await db.dispose()
+    assert metrics.redis_errors._value.get() > redis_before
