@@ -189,7 +189,12 @@ def _migrate(args: argparse.Namespace) -> int:
     from app.config import settings
     from app.db.session import migrate
 
-    asyncio.run(migrate(settings.database_url))
+    try:
+        asyncio.run(migrate(settings.database_url))
+    except Exception as error:
+        failure = StartError(f"the database {_safe_url(settings.database_url)}", error)
+        print(f"domino migrate: {failure}", file=sys.stderr, flush=True)
+        return 1
     print("domino migrate: the database schema is up to date", flush=True)
     return 0
 

@@ -145,6 +145,20 @@ def test_a_start_that_cannot_go_on_says_why_in_one_line(
     assert "hunter2" not in done.stderr
 
 
+def test_a_failed_migration_says_why_in_one_line(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINO_")}
+    env["DOMINO_DATABASE_URL"] = "postgresql+asyncpg://domino:hunter2@127.0.0.1:1/domino"
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "migrate"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "domino migrate: cannot use the database postgresql+asyncpg://domino:***@127.0.0.1:1"
+        "/domino: [Errno 111] Connect call failed ('127.0.0.1', 1)"
+    ]
+
+
 def test_an_idle_server_stops_on_sigterm_within_the_setting(tmp_path: Path) -> None:
     for attempt in range(2):
         folder = tmp_path / str(attempt)
