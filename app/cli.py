@@ -43,19 +43,24 @@ async def _prepare(settings: Settings) -> None:
     import redis.asyncio as aioredis
 
     from app.db.session import migrate
+    from app.live.store import LiveStore
+    from app.services.runtime import unpersisted_refusal
 
     try:
         await migrate(settings.database_url)
     except Exception as error:
         raise StartError(f"the database {_safe_url(settings.database_url)}", error) from error
     if settings.redis_url:
-        client = aioredis.Redis.from_url(settings.redis_url)
+        store = LiveStore(aioredis.Redis.from_url(settings.redis_url), settings.redis_prefix)
         try:
-            await client.ping()
+            await store.redis.ping()
+            refusal = await unpersisted_refusal(settings, store)
         except Exception as error:
             raise StartError(f"Redis at {_safe_url(settings.redis_url)}", error) from error
         finally:
-            await client.aclose()
+            await store.close()
+        if refusal is not None:
+            raise StartError(f"Redis at {_safe_url(settings.redis_url)}", ValueError(refusal))
 
 
 class StartError(Exception):

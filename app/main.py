@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from uvicorn import Server
 
 from app import metrics
-from app.api import auth, games, health, leaderboard, observe, players, tables, ws
+from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
 from app.api.errors import install_error_handlers
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
@@ -95,7 +95,7 @@ def create_app() -> FastAPI:
 
     install_error_handlers(app)
     install_rate_limits(app)
-    for module in (health, observe, auth, players, leaderboard, games, tables, ws):
+    for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
     # Outermost, so every log line of a request (the rate limiter's too) carries its id.
     app.add_middleware(observe.RequestIds)

@@ -7,7 +7,7 @@ import asyncio
 import httpx
 import pytest
 
-from tests.conftest import _admin
+from tests.servers import pg_admin as _admin
 from tests.persistence import fresh_database
 from tests.servers import free_port, run_server
 

@@ -33,6 +33,8 @@ def observed(
     env = shared_env(
         pg_url, redis_url, f"{redis_prefix}_observed", log_format="json", mode="production",
         secret_key=SECRET_KEY,
+        # The test machine's Redis keeps no append-only file; production's does.
+        redis_unpersisted_ok="true",
     )
     with run_server(env, log_dir=tmp_path_factory.mktemp("observed")) as server:
         yield server
