@@ -1,0 +1,448 @@
+"""The simulation core of the line games (Goat, Classic): one round on bit masks, for search.
+
+`Game` is the authority for everything a player sees: it validates, names tiles, writes
+events and records. Search and benchmarks need none of that; they need millions of
+placements. A `Round` holds only what decides the play: each hand as a bit mask of tile
+ids, the bazaar (the next draw last), the two open ends and how many non-doubles of each
+number are on the table. `copy()` is a handful of small lists; `apply()` places a tile and
+then draws and knocks exactly as `Game.play` does; `rollout()` plays the round to its end
+in one tight loop. The same seeded games played through both paths give the same
+positions (tests/engine/test_playout.py).
+
+Moves are `(tile id, side)` pairs: side 0 is the left end, 1 the right, -1 a lead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine.game import LEFT, RIGHT, Game
+from app.engine.tiles import TileSet, tile_set
+from app.engine.variants import VARIANTS, validate_options
+
+LEAD, LEFT_SIDE, RIGHT_SIDE = -1, 0, 1
+SIDE_OF_END = {None: LEAD, LEFT: LEFT_SIDE, RIGHT: RIGHT_SIDE}
+END_OF_SIDE = {LEAD: None, LEFT_SIDE: LEFT, RIGHT_SIDE: RIGHT}
+FastMove = tuple[int, int]
+CHUNK = 14
+CHUNK_MASK = (1 << CHUNK) - 1
+
+
+@dataclass(frozen=True)
+class LineRules:
+    """What a variant's round does differently, as far as the play of the tiles goes."""
+
+    # Goat (RULES 1.4): both ends show v and all non-doubles with v are down: a fish at once.
+    closed_number_fish: bool
+
+
+# The variants whose rounds this core plays; the others are searched through `Game`.
+LINE_RULES: dict[str, LineRules] = {
+    "goat": LineRules(closed_number_fish=True),
+    "classic": LineRules(closed_number_fish=False),
+}
+
+
+def supports(variant: str) -> bool:
+    return variant in LINE_RULES
+
+
+class _Tables:
+    """Per-set lookups in the shapes the hot loops want (plain tuples indexed by id)."""
+
+    def __init__(self, ts: TileSet) -> None:
+        self.ts = ts
+        self.low, self.high, self.suits = ts.low, ts.high, ts.suits
+        self.max_pip = ts.max_pip
+        self.pips_of = ts.pips
+        self.bits = tuple(1 << i for i in range(len(ts.tiles)))
+        self.count = len(ts.tiles)
+        # Pips of a hand by 14-bit chunks of its mask: two lookups for a double-six hand.
+        self.pip_tables = tuple(
+            tuple(
+                sum(ts.pips[base + b] for b in range(CHUNK) if m >> b & 1 and base + b < self.count)
+                for m in range(1 << CHUNK)
+            )
+            for base in range(0, self.count, CHUNK)
+        )
+
+    def pips(self, mask: int) -> int:
+        total = 0
+        for table in self.pip_tables:
+            total += table[mask & CHUNK_MASK]
+            mask >>= CHUNK
+        return total
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def tables(max_pip: int) -> _Tables:
+    found = _TABLES.get(max_pip)
+    if found is None:
+        found = _TABLES[max_pip] = _Tables(tile_set(max_pip))
+    return found
+
+
+def _nth_bit(mask: int, n: int) -> int:
+    """The id of the n-th (0-based, lowest first) set bit of `mask`."""
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+class Round:
+    """One round of a line game in play, on bit masks (see the module's docstring)."""
+
+    __slots__ = (
+        "bazaar",
+        "by",
+        "fish_rule",
+        "hand_points",
+        "hands",
+        "kind",
+        "last_placer",
+        "left",
+        "on_table",
+        "players",
+        "required_lead",
+        "right",
+        "t",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        t: _Tables,
+        rules: LineRules,
+        hands: list[int],
+        bazaar: list[int],
+        turn: int,
+        hand_points: Callable[[int], int],
+    ) -> None:
+        self.t = t
+        self.fish_rule = rules.closed_number_fish
+        self.hand_points = hand_points
+        self.players = len(hands)
+        self.hands = hands
+        self.bazaar = bazaar  # the next draw is the LAST element
+        self.left: int = -1  # -1: nothing on the table yet
+        self.right: int = -1
+        self.on_table = [0] * (t.max_pip + 1)
+        self.turn = turn
+        self.required_lead: int | None = None
+        self.last_placer = -1
+        self.kind: str | None = None  # "out" | "fish" once the round is over
+        self.by = -1
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_game(cls, game: Game) -> Round:
+        """The round `game` is playing, as it stands (the game must be on a turn)."""
+        if game.turn is None or game.status != "playing":
+            raise ValueError("the game is not waiting for a placement")
+        r = cls(
+            tables(game.max_pip),
+            LINE_RULES[game.variant],
+            list(game.hands),
+            game.bazaar[::-1],
+            game.turn,
+            game.hand_points,
+        )
+        chain = game.chain
+        if chain:
+            r.left, r.right = chain[0][1], chain[-1][2]
+            for tile, _, _ in chain:
+                if tile.low != tile.high:
+                    r.on_table[tile.low] += 1
+                    r.on_table[tile.high] += 1
+        r.required_lead = game.required_lead
+        r.last_placer = -1 if game.last_placer is None else game.last_placer
+        return r
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], rng: random.Random) -> Round:
+        """A determinisation of `view`: the tiles its seat cannot see dealt at random.
+
+        Only what the view shows is used: the seat's own hand, the tiles on the table, how
+        many tiles each other hand holds and how many are in the bazaar. Each call deals
+        the unseen tiles afresh, so averaging over calls averages over what the seat
+        does not know.
+        """
+        variant = view["variant"]
+        game_cls = VARIANTS[variant]
+        ts = tile_set(game_cls.max_pip)
+        me = view["you"]
+        if me is None:
+            raise ValueError("a spectator's view has no hand to play")
+        mine = ts.mask(ts.id_of(t) for t in view["hand"])
+        on_line = ts.mask(ts.id_of(c["tile"]) for c in view["chain"])
+        unseen = ts.members(ts.all & ~mine & ~on_line)
+        rng.shuffle(unseen)
+        hands = []
+        taken = 0
+        for entry in view["seats"]:
+            if entry["seat"] == me:
+                hands.append(mine)
+                continue
+            count = entry["tiles"]
+            hands.append(ts.mask(unseen[taken : taken + count]))
+            taken += count
+        bazaar = unseen[taken:]
+        if len(bazaar) != view["bazaar"]:
+            raise ValueError("the view's tile counts do not add up to the set")
+        scorer = game_cls(len(hands), validate_options(variant, len(hands), view["options"]), None)
+        r = cls(tables(ts.max_pip), LINE_RULES[variant], hands, bazaar, me, scorer.hand_points)
+        ends = view["ends"]
+        if ends:
+            r.left, r.right = ends[LEFT], ends[RIGHT]
+        for c in view["chain"]:
+            lo, hi = ts.low[ts.id_of(c["tile"])], ts.high[ts.id_of(c["tile"])]
+            if lo != hi:
+                r.on_table[lo] += 1
+                r.on_table[hi] += 1
+        legal = view["legal"]
+        if not ends and len(legal) == 1:
+            r.required_lead = ts.id_of(legal[0]["tile"])  # a forced first lead (1-1, 6-6, ...)
+        return r
+
+    def copy(self) -> Round:
+        r = Round.__new__(Round)
+        r.t, r.fish_rule, r.hand_points, r.players = (
+            self.t, self.fish_rule, self.hand_points, self.players
+        )
+        r.hands = self.hands[:]
+        r.bazaar = self.bazaar[:]
+        r.on_table = self.on_table[:]
+        r.left, r.right, r.turn = self.left, self.right, self.turn
+        r.required_lead = self.required_lead
+        r.last_placer, r.kind, r.by = self.last_placer, self.kind, self.by
+        return r
+
+    # ------------------------------------------------------------------ play
+    def legal(self) -> list[FastMove]:
+        """Every placement of the player on turn, (tile id, side); both sides when both fit."""
+        if self.kind is not None:
+            return []
+        hand = self.hands[self.turn]
+        if self.left < 0:
+            if self.required_lead is not None:
+                return [(self.required_lead, LEAD)] if hand >> self.required_lead & 1 else []
+            return [(i, LEAD) for i in self.t.ts.members(hand)]
+        suits, members = self.t.suits, self.t.ts.members
+        return [(i, LEFT_SIDE) for i in members(hand & suits[self.left])] + [
+            (i, RIGHT_SIDE) for i in members(hand & suits[self.right])
+        ]
+
+    def apply(self, tile: int, side: int) -> None:
+        """Place `tile` (which must be legal) for the player on turn; then the forced draws
+        and knocks up to the next placement, or the end of the round."""
+        t = self.t
+        seat = self.turn
+        lo, hi = t.low[tile], t.high[tile]
+        self.hands[seat] ^= 1 << tile
+        if side == LEAD:
+            self.left, self.right = lo, hi
+            self.required_lead = None
+        elif side == LEFT_SIDE:
+            self.left = hi if lo == self.left else lo
+        else:
+            self.right = hi if lo == self.right else lo
+        if lo != hi:
+            self.on_table[lo] += 1
+            self.on_table[hi] += 1
+        self.last_placer = seat
+        if not self.hands[seat]:
+            self.kind, self.by = "out", seat
+            return
+        if self.fish_rule and self.left == self.right and self.on_table[self.left] == t.max_pip:
+            self.kind, self.by = "fish", seat
+            return
+        self._advance(seat)
+
+    def _advance(self, seat: int) -> None:
+        suits, hands, bazaar, players = self.t.suits, self.hands, self.bazaar, self.players
+        fits = suits[self.left] | suits[self.right]
+        knocks = 0
+        while True:
+            seat = (seat + 1) % players
+            if hands[seat] & fits:
+                self.turn = seat
+                return
+            while bazaar:
+                bit = 1 << bazaar.pop()
+                hands[seat] |= bit
+                if bit & fits:
+                    self.turn = seat
+                    return
+            knocks += 1
+            if knocks == players:
+                self.kind, self.by = "fish", self.last_placer
+                return
+
+    def rollout(self, rnd: Callable[[], float], greedy: float = 0.0) -> None:
+        """Play the round to its end: each placement is uniform over the legal ones, or,
+        with probability `greedy`, the heaviest playable tile (the "shed the big ones"
+        policy, which makes search playouts far more like real play than pure chance).
+
+        `rnd` is a `random.Random().random`; a round not yet led is led at random (or with
+        the tile the rules require). This is
+        `apply` and `_advance` unrolled into one loop of local variables: it is where search
+        and the benchmarks spend their time."""
+        if self.kind is not None:
+            return
+        t = self.t
+        pips, low, high, suits, max_pip = t.pips_of, t.low, t.high, t.suits, t.max_pip
+        hands, bazaar, on_table, players = self.hands, self.bazaar, self.on_table, self.players
+        fish_rule = self.fish_rule
+        left, right, seat = self.left, self.right, self.turn
+        last = self.last_placer
+        while True:
+            hand = hands[seat]
+            if left < 0:  # the lead: the required tile, or any tile of the hand
+                tile = self.required_lead
+                if tile is None:
+                    tile = _nth_bit(hand, int(rnd() * hand.bit_count()))
+                self.required_lead = None
+                hand ^= 1 << tile
+                hands[seat] = hand
+                left, right = low[tile], high[tile]
+                if left != right:
+                    on_table[left] += 1
+                    on_table[right] += 1
+            else:
+                fl = hand & suits[left]
+                fr = hand & suits[right]
+                if greedy and rnd() < greedy:
+                    both = fl | fr
+                    best = tile = -1
+                    while both:
+                        bit = both & -both
+                        i = bit.bit_length() - 1
+                        if pips[i] > best:
+                            best, tile = pips[i], i
+                        both ^= bit
+                    on_left = bool(fl >> tile & 1)
+                else:
+                    nl = fl.bit_count()
+                    n = int(rnd() * (nl + fr.bit_count()))
+                    if n < nl:
+                        on_left, mask = True, fl
+                    else:
+                        on_left, mask, n = False, fr, n - nl
+                    while n:
+                        mask &= mask - 1
+                        n -= 1
+                    tile = (mask & -mask).bit_length() - 1
+                hand ^= 1 << tile
+                hands[seat] = hand
+                # the tile shows `end` on one half, so its other half is its pips minus `end`
+                if on_left:
+                    left = pips[tile] - left
+                else:
+                    right = pips[tile] - right
+                lo = low[tile]
+                hi = high[tile]
+                if lo != hi:
+                    on_table[lo] += 1
+                    on_table[hi] += 1
+                    if left == right and fish_rule and on_table[left] == max_pip:
+                        self.kind, self.by = "fish" if hand else "out", seat
+                        last = seat
+                        break
+            if not hand:
+                self.kind, self.by = "out", seat
+                last = seat
+                break
+            # the forced draws and knocks up to the next placement (as in _advance)
+            fits = suits[left] | suits[right]
+            seat += 1
+            if seat == players:
+                seat = 0
+            if hands[seat] & fits:
+                continue
+            last = seat - 1 if seat else players - 1  # only a fish needs to know who placed
+            knocks = 0
+            while True:
+                drew = False
+                while bazaar:
+                    bit = 1 << bazaar.pop()
+                    hands[seat] |= bit
+                    if bit & fits:
+                        drew = True
+                        break
+                if drew:
+                    break
+                knocks += 1
+                if knocks == players:
+                    break
+                seat += 1
+                if seat == players:
+                    seat = 0
+                if hands[seat] & fits:
+                    break
+            if knocks == players:
+                self.kind, self.by = "fish", last
+                break
+        self.left, self.right, self.turn, self.last_placer = left, right, seat, last
+
+    # ------------------------------------------------------------------ the end
+    def points(self) -> list[int]:
+        """Each hand's points by the variant's rule (0-0's special values included)."""
+        special = self.hand_points
+        # Only a hand holding 0-0 (id 0) can count differently from its pips.
+        if len(self.t.pip_tables) == 2:  # the double-six set: two lookups a hand
+            low, high = self.t.pip_tables
+            return [special(h) if h & 1 else low[h & CHUNK_MASK] + high[h >> CHUNK]
+                    for h in self.hands]
+        return [special(h) if h & 1 else self.t.pips(h) for h in self.hands]
+
+
+# ---------------------------------------------------------------------- whole rounds
+class Dealer:
+    """Deals fresh rounds of one game's variant at random, for benchmarks and search (live
+    tables always deal from their committed seed). The variant's own hooks say how many
+    tiles a hand gets, when a deal is redealt and who leads with what."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.t = tables(game.max_pip)
+        self.rules = LINE_RULES[game.variant]
+        size = game.hand_size()
+        self.cuts = [(s * size, (s + 1) * size) for s in range(game.players)]
+        self.rest = game.players * size
+        self.order = list(range(self.t.count))
+
+    def deal(self, rng: random.Random) -> Round:
+        game, rnd, bits, order = self.game, rng.random, self.t.bits, self.order
+        top = len(order) - 1
+        while True:
+            for i in range(top, 0, -1):  # Fisher-Yates (on the last deal's order: still uniform)
+                j = int(rnd() * (i + 1))
+                order[i], order[j] = order[j], order[i]
+            hands = [sum(map(bits.__getitem__, order[a:b])) for a, b in self.cuts]
+            if not game.needs_redeal(hands):
+                break
+        game.hands = hands
+        seat, lead = game.lead_for_round()
+        r = Round(self.t, self.rules, hands, order[: self.rest - 1 : -1], seat, game.hand_points)
+        r.required_lead = lead
+        return r
+
+
+def random_round(dealer: Dealer, rng: random.Random, greedy: float = 0.0) -> Round:
+    """Deal a round at random and play it to its end with random legal moves."""
+    r = dealer.deal(rng)
+    r.rollout(rng.random, greedy)
+    return r
+
+
+def scratch_game(variant: str, players: int, options: Mapping[str, Any] | None = None) -> Game:
+    """An undealt game of `variant`: the variant's rules (deal size, redeal, lead, points)
+    for `Dealer` and `Round`, without a seed or a deal of its own."""
+    game = VARIANTS[variant](players, validate_options(variant, players, dict(options or {})), None)
+    game.round = 0
+    return game
