@@ -15,7 +15,7 @@ Moves are `(tile id, side)` pairs: side 0 is the left end, 1 the right, -1 a lea
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,17 +32,47 @@ CHUNK_MASK = (1 << CHUNK) - 1
 
 
 @dataclass(frozen=True)
+class Standing:
+    """One seat's standing as its view shows it (PROTOCOL `view.seats[]`)."""
+
+    account: int
+    opened: bool
+    remembered: int
+    team: int | None = None
+
+
+def _load_goat(game: Any, standings: Sequence[Standing], carry: int) -> None:
+    sides = len(game.standings)  # one per seat, or one per team (seats 0 and 1 name them)
+    game.load_extra(
+        {
+            "standings": [[s.account, s.opened, s.remembered] for s in standings[:sides]],
+            "carry": carry,
+        }
+    )
+
+
+def _load_scores(game: Any, standings: Sequence[Standing], carry: int) -> None:
+    game.load_extra({"scores": [s.account for s in standings]})
+
+
+@dataclass(frozen=True)
 class LineRules:
     """What a variant's round does differently, as far as the play of the tiles goes."""
 
     # Goat (RULES 1.4): both ends show v and all non-doubles with v are down: a fish at once.
     closed_number_fish: bool
+    # Whoever has less wins (Goat: the account counts against you) or more (Classic).
+    lower_wins: bool
+    # Puts the standings a view shows into a scratch game of the variant.
+    load_standings: Callable[[Any, Sequence[Standing], int], None]
 
 
 # The variants whose rounds this core plays; the others are searched through `Game`.
 LINE_RULES: dict[str, LineRules] = {
-    "goat": LineRules(closed_number_fish=True),
-    "classic": LineRules(closed_number_fish=False),
+    "goat": LineRules(closed_number_fish=True, lower_wins=True, load_standings=_load_goat),
+    "classic": LineRules(
+        closed_number_fish=False, lower_wins=False, load_standings=_load_scores
+    ),
 }
 
 
@@ -161,52 +191,6 @@ class Round:
                     r.on_table[tile.high] += 1
         r.required_lead = game.required_lead
         r.last_placer = -1 if game.last_placer is None else game.last_placer
-        return r
-
-    @classmethod
-    def from_view(cls, view: Mapping[str, Any], rng: random.Random) -> Round:
-        """A determinisation of `view`: the tiles its seat cannot see dealt at random.
-
-        Only what the view shows is used: the seat's own hand, the tiles on the table, how
-        many tiles each other hand holds and how many are in the bazaar. Each call deals
-        the unseen tiles afresh, so averaging over calls averages over what the seat
-        does not know.
-        """
-        variant = view["variant"]
-        game_cls = VARIANTS[variant]
-        ts = tile_set(game_cls.max_pip)
-        me = view["you"]
-        if me is None:
-            raise ValueError("a spectator's view has no hand to play")
-        mine = ts.mask(ts.id_of(t) for t in view["hand"])
-        on_line = ts.mask(ts.id_of(c["tile"]) for c in view["chain"])
-        unseen = ts.members(ts.all & ~mine & ~on_line)
-        rng.shuffle(unseen)
-        hands = []
-        taken = 0
-        for entry in view["seats"]:
-            if entry["seat"] == me:
-                hands.append(mine)
-                continue
-            count = entry["tiles"]
-            hands.append(ts.mask(unseen[taken : taken + count]))
-            taken += count
-        bazaar = unseen[taken:]
-        if len(bazaar) != view["bazaar"]:
-            raise ValueError("the view's tile counts do not add up to the set")
-        scorer = game_cls(len(hands), validate_options(variant, len(hands), view["options"]), None)
-        r = cls(tables(ts.max_pip), LINE_RULES[variant], hands, bazaar, me, scorer.hand_points)
-        ends = view["ends"]
-        if ends:
-            r.left, r.right = ends[LEFT], ends[RIGHT]
-        for c in view["chain"]:
-            lo, hi = ts.low[ts.id_of(c["tile"])], ts.high[ts.id_of(c["tile"])]
-            if lo != hi:
-                r.on_table[lo] += 1
-                r.on_table[hi] += 1
-        legal = view["legal"]
-        if not ends and len(legal) == 1:
-            r.required_lead = ts.id_of(legal[0]["tile"])  # a forced first lead (1-1, 6-6, ...)
         return r
 
     def copy(self) -> Round:
@@ -446,3 +430,124 @@ def scratch_game(variant: str, players: int, options: Mapping[str, Any] | None =
     game = VARIANTS[variant](players, validate_options(variant, players, dict(options or {})), None)
     game.round = 0
     return game
+
+
+# ---------------------------------------------------------------------- search support
+class Sampler:
+    """Deals what one seat cannot see, at random, as often as search asks (determinisation).
+
+    It is built from what that seat's view shows and nothing else: its own hand, the tiles
+    on the table and the open ends, how many tiles each other hand holds and how many are
+    in the bazaar. Each `sample()` deals the unseen tiles afresh, so averaging over samples
+    averages over what the seat does not know.
+    """
+
+    def __init__(
+        self,
+        variant: str,
+        options: Mapping[str, Any],
+        seat: int,
+        hand: Sequence[str],
+        on_table: Sequence[str],
+        ends: tuple[int, int] | None,
+        tiles_held: Sequence[int],
+        bazaar: int,
+        required_lead: str | None = None,
+    ) -> None:
+        players = len(tiles_held)
+        self.game = scratch_game(variant, players, options)
+        self.t = t = tables(self.game.max_pip)
+        # The variant counts a hand differently from its pips only when it holds 0-0 (id 0):
+        # let the scratch game's own round_points count the others by lookup.
+        by_rule = self.game.hand_points
+        setattr(self.game, "hand_points", lambda h: by_rule(h) if h & 1 else t.pips(h))  # noqa: B010
+        ts = t.ts
+        self.rules = LINE_RULES[variant]
+        self.seat = seat
+        self.mine = ts.mask(ts.id_of(x) for x in hand)
+        line = [ts.id_of(x) for x in on_table]
+        self.unseen = ts.members(ts.all & ~self.mine & ~ts.mask(line))
+        self.counts = list(tiles_held)
+        if sum(self.counts) - self.counts[seat] + bazaar != len(self.unseen):
+            raise ValueError("the tile counts do not add up to the set")
+        self.ends = ends
+        self.on_table = [0] * (t.max_pip + 1)
+        for i in line:
+            if t.low[i] != t.high[i]:
+                self.on_table[t.low[i]] += 1
+                self.on_table[t.high[i]] += 1
+        self.required_lead = None if required_lead is None else ts.id_of(required_lead)
+
+    def sample(self, rng: random.Random) -> Round:
+        unseen, bits = self.unseen, self.t.bits
+        rng.shuffle(unseen)
+        hands = []
+        taken = 0
+        for s, count in enumerate(self.counts):
+            if s == self.seat:
+                hands.append(self.mine)
+            else:
+                hands.append(sum(map(bits.__getitem__, unseen[taken : taken + count])))
+                taken += count
+        r = Round(self.t, self.rules, hands, unseen[taken:], self.seat, self.game.hand_points)
+        if self.ends is not None:
+            r.left, r.right = self.ends
+        r.on_table = self.on_table[:]
+        r.required_lead = self.required_lead
+        return r
+
+    def move(self, tile: str, end: str | None) -> FastMove:
+        return self.t.ts.id_of(tile), SIDE_OF_END[end]
+
+
+class Outlook:
+    """What the end of a simulated round is worth to one seat, by the variant's own scoring.
+
+    The standings the seat's view shows are credited with the round's points exactly as
+    the game would (RULES 1.5-1.8 for Goat, with the fish rule and the carry; 2 for
+    Classic). The worth is the seat's standing relative to its opponents' (remembered
+    points count half: they are owed, not yet paid), plus a large term for ending the
+    game as a loser or a winner.
+    """
+
+    GAME_END = 60.0
+
+    def __init__(
+        self,
+        sampler: Sampler,
+        standings: Sequence[Standing],
+        carry: int,
+        others: float = 1.0,
+    ) -> None:
+        self.others_weight = others
+        self.game = sampler.game
+        self.rules = sampler.rules
+        self.seat = sampler.seat
+        self.standings = list(standings)
+        self.carry = carry
+        me = standings[self.seat].team
+        players = len(standings)
+        self.opponents = [
+            s for s in range(players) if s != self.seat and (me is None or standings[s].team != me)
+        ]
+        self.sign = -1.0 if self.rules.lower_wins else 1.0
+
+    def worth(self, r: Round) -> float:
+        """The seat's worth after round `r` (which must be over)."""
+        game = self.game
+        assert r.kind is not None
+        self.rules.load_standings(game, self.standings, self.carry)
+        game.hands = r.hands
+        game.settle_round(r.kind, r.by, game.round_points(r.kind, r.by))
+
+        def value(seat: int) -> float:
+            s = game.standings_view(seat)
+            return (s["account"] if s["opened"] else 0) + 0.5 * s["remembered"]
+
+        mine = value(self.seat)
+        others = sum(value(s) for s in self.opponents) / max(1, len(self.opponents))
+        worth = self.sign * (mine - self.others_weight * others)
+        result = game.game_over()
+        if result is not None:
+            worth += self.GAME_END if self.seat in result["winners"] else -self.GAME_END
+        return worth

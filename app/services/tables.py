@@ -15,6 +15,7 @@ from typing import Any
 
 from app.engine import Game, game_from_dict
 from app.live.store import LiveStore, Versioned
+from app.services.seats import is_bot, wake_at
 
 # Finished tables stay in the lobby this long (then lobby.remove) ...
 FINISHED_IN_LOBBY_MS = 60_000
@@ -63,8 +64,10 @@ def public_table(state: dict[str, Any]) -> dict[str, Any]:
         "options": state["options"],
         "seats": [
             {"seat": s, "player": None if who is None else who["name"]}
+            | ({"bot": who["bot"]} if is_bot(who) else {})
             for s, who in enumerate(state["seats"])
         ],
+        "bot_takeover": state.get("bot_takeover", False),
         "status": state["status"],
         "turn_seconds": state["turn_seconds"],
         "rated": state["rated"],
@@ -114,7 +117,9 @@ def build_view(
     for entry in view["seats"]:
         who = state["seats"][entry["seat"]]
         entry["player"] = None if who is None else who["name"]
-        entry["connected"] = entry["seat"] in connected
+        entry["connected"] = entry["seat"] in connected or is_bot(who)
+        if is_bot(who):
+            entry["bot"] = who["bot"]
     return view
 
 
@@ -173,7 +178,8 @@ async def commit(
         state["id"],
         current.version,
         state,
-        deadline_ms=state["deadline"],
+        # a bot's turn wakes the clock when the bot should move, well before the deadline
+        deadline_ms=wake_at(state, game, now),
         created_ms=state["created_at"],
         finished=finished,
         retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished else None,
