@@ -1,6 +1,6 @@
 """Computer players against each other: 4-player Goat games, per pairing of strengths.
 
-Run: .venv/bin/python benchmarks/bots.py [--games 1000] [--samples 24] [--seconds 0.5]
+Run: .venv/bin/python benchmarks/bots.py [--games 1000] [--samples 30] [--seconds 0.5]
                                          [--pairings random:heuristic,heuristic:strong,...]
 
 Each pairing A:B plays --games complete games (to 101) on the full engine, A in seats 0
@@ -96,7 +96,7 @@ def run_pairing(a: str, b: str, games: int, samples: int, seconds: float) -> dic
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--samples", type=int, default=24)
+    parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument(
         "--pairings", default="random:heuristic,heuristic:strong,random:strong"
