@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.bots import HeuristicPlayer, Player, RandomPlayer, SeatView, StrongPlayer
+from app.bots import HeuristicPlayer, Player, RandomPlayer, StrongPlayer, play_to_end
 from app.engine import new_game
 
 Z = 1.96  # 95%
@@ -60,11 +60,7 @@ def make(strength: str, samples: int, seconds: float) -> Player:
 
 def play_game(players: list[Player], seed: bytes, rng: random.Random) -> dict:
     game = new_game("goat", 4, {"fish_rule": "all"}, seed)
-    while game.status == "playing":
-        seat = game.turn
-        assert seat is not None
-        move = players[seat].choose(SeatView.of(game.view(seat)), rng)
-        game.play(seat, move.tile, move.end)
+    play_to_end(game, players, rng)
     assert game.result is not None
     return game.result
 

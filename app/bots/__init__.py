@@ -6,6 +6,7 @@ from app.bots.players import (
     Player,
     RandomPlayer,
     StrongPlayer,
+    play_to_end,
     player_for,
 )
 from app.bots.view import LegalMove, SeatView
@@ -18,5 +19,6 @@ __all__ = [
     "RandomPlayer",
     "SeatView",
     "StrongPlayer",
+    "play_to_end",
     "player_for",
 ]

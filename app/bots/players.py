@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from app.bots.view import LegalMove, SeatView
+from app.engine import Game
 from app.engine.playout import LINE_RULES, Outlook, Sampler, supports
 
 STRENGTHS = ("random", "heuristic", "strong")
@@ -42,6 +43,13 @@ class RandomPlayer:
         if not view.legal:
             raise ValueError("there is no legal move in this view")
         return rng.choice(view.legal)
+
+
+def _only_move(view: SeatView) -> LegalMove | None:
+    """The move when there is no choice to make (an error when there is no move at all)."""
+    if not view.legal:
+        raise ValueError("there is no legal move in this view")
+    return view.legal[0] if len(view.legal) == 1 else None
 
 
 def _numbers(tile: str) -> tuple[int, int]:
@@ -81,10 +89,9 @@ class HeuristicPlayer:
     fish: float = 12.0  # for a fish that suits you (against one that does not)
 
     def choose(self, view: SeatView, rng: random.Random) -> LegalMove:
-        if not view.legal:
-            raise ValueError("there is no legal move in this view")
-        if len(view.legal) == 1:
-            return view.legal[0]
+        only = _only_move(view)
+        if only is not None:
+            return only
         sampler = sampler_of(view)
         scored = [(self.score(view, m, sampler, rng), rng.random(), m) for m in view.legal]
         return max(scored, key=lambda x: (x[0], x[1]))[2]
@@ -171,10 +178,9 @@ class StrongPlayer:
     thinking: float = 0.0  # seconds spent searching so far
 
     def choose(self, view: SeatView, rng: random.Random) -> LegalMove:
-        if not view.legal:
-            raise ValueError("there is no legal move in this view")
-        if len(view.legal) == 1:
-            return view.legal[0]
+        only = _only_move(view)
+        if only is not None:
+            return only
         sampler = sampler_of(view)
         if sampler is None:
             return (self.fallback or HeuristicPlayer()).choose(view, rng)
@@ -199,6 +205,15 @@ class StrongPlayer:
         self.thinking += time.perf_counter() - start
         best = max(range(len(moves)), key=lambda i: totals[i])
         return view.legal[best]
+
+
+def play_to_end(game: Game, players: Sequence[Player], rng: random.Random) -> None:
+    """Let these players (by seat) play `game` to its end, each from its own seat's view."""
+    while game.status == "playing":
+        seat = game.turn
+        assert seat is not None
+        move = players[seat].choose(SeatView.of(game.view(seat)), rng)
+        game.play(seat, move.tile, move.end)
 
 
 def player_for(strength: str, seconds: float = 0.5) -> Player:

@@ -20,7 +20,15 @@ from typing import Any
 
 import pytest
 
-from app.bots import STRENGTHS, HeuristicPlayer, Player, RandomPlayer, SeatView, StrongPlayer
+from app.bots import (
+    STRENGTHS,
+    HeuristicPlayer,
+    Player,
+    RandomPlayer,
+    SeatView,
+    StrongPlayer,
+    play_to_end,
+)
 from app.bots.players import player_for
 from app.engine import Game, game_from_dict, new_game
 
@@ -134,11 +142,7 @@ def goats(players: list[Player], games: int) -> list[int]:
     rng = random.Random(9)
     for g in range(games):
         game = new_game("goat", 4, {}, seed(1000 + g))
-        while game.status == "playing":
-            seat = game.turn
-            assert seat is not None
-            move = players[seat].choose(SeatView.of(game.view(seat)), rng)
-            game.play(seat, move.tile, move.end)
+        play_to_end(game, players, rng)
         assert game.result is not None
         for loser in game.result["losers"]:
             count[loser] += 1
