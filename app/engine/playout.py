@@ -89,6 +89,10 @@ class _Tables:
         self.max_pip = ts.max_pip
         self.pips_of = ts.pips
         self.bits = tuple(1 << i for i in range(len(ts.tiles)))
+        self.id_of_bit = {bit: i for i, bit in enumerate(self.bits)}
+        # Fisher-Yates' (index, range) pairs, from the last index down
+        self.plain = tuple(s & ~ts.doubles for s in ts.suits)  # non-doubles per number
+        self.shuffle_steps = tuple((i, i + 1) for i in range(len(ts.tiles) - 1, 0, -1))
         self.count = len(ts.tiles)
         # Pips of a hand by 14-bit chunks of its mask: two lookups for a double-six hand.
         self.pip_tables = tuple(
@@ -130,13 +134,13 @@ class Round:
     __slots__ = (
         "bazaar",
         "by",
+        "down",
         "fish_rule",
         "hand_points",
         "hands",
         "kind",
         "last_placer",
         "left",
-        "on_table",
         "players",
         "required_lead",
         "right",
@@ -161,7 +165,7 @@ class Round:
         self.bazaar = bazaar  # the next draw is the LAST element
         self.left: int = -1  # -1: nothing on the table yet
         self.right: int = -1
-        self.on_table = [0] * (t.max_pip + 1)
+        self.down = 0  # the tiles on the table, as a mask
         self.turn = turn
         self.required_lead: int | None = None
         self.last_placer = -1
@@ -185,10 +189,7 @@ class Round:
         chain = game.chain
         if chain:
             r.left, r.right = chain[0][1], chain[-1][2]
-            for tile, _, _ in chain:
-                if tile.low != tile.high:
-                    r.on_table[tile.low] += 1
-                    r.on_table[tile.high] += 1
+            r.down = game.ts.mask(game.ts.ids[tile] for tile, _, _ in chain)
         r.required_lead = game.required_lead
         r.last_placer = -1 if game.last_placer is None else game.last_placer
         return r
@@ -200,8 +201,7 @@ class Round:
         )
         r.hands = self.hands[:]
         r.bazaar = self.bazaar[:]
-        r.on_table = self.on_table[:]
-        r.left, r.right, r.turn = self.left, self.right, self.turn
+        r.left, r.right, r.turn, r.down = self.left, self.right, self.turn, self.down
         r.required_lead = self.required_lead
         r.last_placer, r.kind, r.by = self.last_placer, self.kind, self.by
         return r
@@ -221,6 +221,10 @@ class Round:
             (i, RIGHT_SIDE) for i in members(hand & suits[self.right])
         ]
 
+    def closed(self, number: int) -> bool:
+        """Goat's fish (RULES 1.4): every non-double with `number` is on the table."""
+        return (self.down & self.t.plain[number]).bit_count() == self.t.max_pip
+
     def apply(self, tile: int, side: int) -> None:
         """Place `tile` (which must be legal) for the player on turn; then the forced draws
         and knocks up to the next placement, or the end of the round."""
@@ -228,6 +232,7 @@ class Round:
         seat = self.turn
         lo, hi = t.low[tile], t.high[tile]
         self.hands[seat] ^= 1 << tile
+        self.down |= 1 << tile
         if side == LEAD:
             self.left, self.right = lo, hi
             self.required_lead = None
@@ -235,14 +240,11 @@ class Round:
             self.left = hi if lo == self.left else lo
         else:
             self.right = hi if lo == self.right else lo
-        if lo != hi:
-            self.on_table[lo] += 1
-            self.on_table[hi] += 1
         self.last_placer = seat
         if not self.hands[seat]:
             self.kind, self.by = "out", seat
             return
-        if self.fish_rule and self.left == self.right and self.on_table[self.left] == t.max_pip:
+        if self.fish_rule and self.left == self.right and self.closed(self.left):
             self.kind, self.by = "fish", seat
             return
         self._advance(seat)
@@ -273,105 +275,112 @@ class Round:
         policy, which makes search playouts far more like real play than pure chance).
 
         `rnd` is a `random.Random().random`; a round not yet led is led at random (or with
-        the tile the rules require). This is
-        `apply` and `_advance` unrolled into one loop of local variables: it is where search
-        and the benchmarks spend their time."""
+        the tile the rules require). This is `apply` and `_advance` unrolled into one loop
+        of local variables: it is where search and the benchmarks spend their time."""
         if self.kind is not None:
             return
         t = self.t
-        pips, low, high, suits, max_pip = t.pips_of, t.low, t.high, t.suits, t.max_pip
-        hands, bazaar, on_table, players = self.hands, self.bazaar, self.on_table, self.players
+        pips, suits, plain, max_pip = t.pips_of, t.suits, t.plain, t.max_pip
+        bits, id_of_bit = t.bits, t.id_of_bit
+        hands, bazaar, players = self.hands, self.bazaar, self.players
         fish_rule = self.fish_rule
-        left, right, seat = self.left, self.right, self.turn
+        left, right, seat, down = self.left, self.right, self.turn, self.down
         last = self.last_placer
-        while True:
+        if left < 0:  # the lead: the required tile, or any tile of the hand
             hand = hands[seat]
-            if left < 0:  # the lead: the required tile, or any tile of the hand
-                tile = self.required_lead
-                if tile is None:
-                    tile = _nth_bit(hand, int(rnd() * hand.bit_count()))
-                self.required_lead = None
-                hand ^= 1 << tile
-                hands[seat] = hand
-                left, right = low[tile], high[tile]
-                if left != right:
-                    on_table[left] += 1
-                    on_table[right] += 1
-            else:
-                fl = hand & suits[left]
-                fr = hand & suits[right]
+            tile = self.required_lead
+            if tile is None:
                 if greedy and rnd() < greedy:
-                    both = fl | fr
-                    best = tile = -1
-                    while both:
-                        bit = both & -both
-                        i = bit.bit_length() - 1
-                        if pips[i] > best:
-                            best, tile = pips[i], i
-                        both ^= bit
-                    on_left = bool(fl >> tile & 1)
+                    tile = max(t.ts.members(hand), key=pips.__getitem__)
                 else:
-                    nl = fl.bit_count()
-                    n = int(rnd() * (nl + fr.bit_count()))
-                    if n < nl:
-                        on_left, mask = True, fl
-                    else:
-                        on_left, mask, n = False, fr, n - nl
-                    while n:
-                        mask &= mask - 1
-                        n -= 1
-                    tile = (mask & -mask).bit_length() - 1
-                hand ^= 1 << tile
-                hands[seat] = hand
-                # the tile shows `end` on one half, so its other half is its pips minus `end`
-                if on_left:
-                    left = pips[tile] - left
-                else:
-                    right = pips[tile] - right
-                lo = low[tile]
-                hi = high[tile]
-                if lo != hi:
-                    on_table[lo] += 1
-                    on_table[hi] += 1
-                    if left == right and fish_rule and on_table[left] == max_pip:
-                        self.kind, self.by = "fish" if hand else "out", seat
-                        last = seat
-                        break
-            if not hand:
+                    tile = _nth_bit(hand, int(rnd() * hand.bit_count()))
+            self.required_lead = None
+            left, right = t.low[tile], t.high[tile]
+            hands[seat] = hand ^ bits[tile]
+            down |= bits[tile]
+            last = seat
+            if not hands[seat]:
                 self.kind, self.by = "out", seat
-                last = seat
-                break
+        else:
+            seat -= 1  # the loop starts by passing the turn on: to the seat on turn itself
+        while self.kind is None:
             # the forced draws and knocks up to the next placement (as in _advance)
             fits = suits[left] | suits[right]
             seat += 1
             if seat == players:
                 seat = 0
-            if hands[seat] & fits:
-                continue
-            last = seat - 1 if seat else players - 1  # only a fish needs to know who placed
-            knocks = 0
-            while True:
-                drew = False
-                while bazaar:
-                    bit = 1 << bazaar.pop()
-                    hands[seat] |= bit
-                    if bit & fits:
-                        drew = True
+            hand = hands[seat]
+            if not hand & fits:
+                last = seat - 1 if seat else players - 1  # only a fish needs the placer
+                knocks = 0
+                while True:
+                    drew = False
+                    while bazaar:
+                        bit = bits[bazaar.pop()]
+                        hand |= bit
+                        if bit & fits:
+                            drew = True
+                            break
+                    hands[seat] = hand
+                    if drew:
                         break
-                if drew:
-                    break
-                knocks += 1
+                    knocks += 1
+                    if knocks == players:
+                        break
+                    seat += 1
+                    if seat == players:
+                        seat = 0
+                    hand = hands[seat]
+                    if hand & fits:
+                        break
                 if knocks == players:
+                    self.kind, self.by = "fish", last
                     break
-                seat += 1
-                if seat == players:
-                    seat = 0
-                if hands[seat] & fits:
-                    break
-            if knocks == players:
-                self.kind, self.by = "fish", last
-                break
-        self.left, self.right, self.turn, self.last_placer = left, right, seat, last
+            # the placement
+            fl = hand & suits[left]
+            fr = hand & suits[right]
+            if greedy and rnd() < greedy:
+                both = fl | fr
+                best = tile = -1
+                while both:
+                    bit = both & -both
+                    i = id_of_bit[bit]
+                    if pips[i] > best:
+                        best, tile = pips[i], i
+                    both ^= bit
+                bit = bits[tile]
+                if fl & bit:
+                    left = pips[tile] - left  # its other half: its pips less the end's number
+                else:
+                    right = pips[tile] - right
+            else:
+                nl = fl.bit_count()
+                n = int(rnd() * (nl + fr.bit_count()))
+                if n < nl:
+                    while n:
+                        fl &= fl - 1
+                        n -= 1
+                    bit = fl & -fl
+                    tile = id_of_bit[bit]
+                    left = pips[tile] - left
+                else:
+                    n -= nl
+                    while n:
+                        fr &= fr - 1
+                        n -= 1
+                    bit = fr & -fr
+                    tile = id_of_bit[bit]
+                    right = pips[tile] - right
+            hand ^= bit
+            hands[seat] = hand
+            down |= bit
+            if not hand:
+                self.kind, self.by, last = "out", seat, seat
+            elif left == right and fish_rule and (down & plain[left]).bit_count() == max_pip:
+                self.kind, self.by, last = "fish", seat, seat
+        self.left, self.right, self.turn, self.down, self.last_placer = (
+            left, right, seat, down, last
+        )
 
     # ------------------------------------------------------------------ the end
     def points(self) -> list[int]:
@@ -402,10 +411,9 @@ class Dealer:
 
     def deal(self, rng: random.Random) -> Round:
         game, rnd, bits, order = self.game, rng.random, self.t.bits, self.order
-        top = len(order) - 1
         while True:
-            for i in range(top, 0, -1):  # Fisher-Yates (on the last deal's order: still uniform)
-                j = int(rnd() * (i + 1))
+            for i, m in self.t.shuffle_steps:  # Fisher-Yates (on the last deal's order: uniform)
+                j = int(rnd() * m)
                 order[i], order[j] = order[j], order[i]
             hands = [sum(map(bits.__getitem__, order[a:b])) for a, b in self.cuts]
             if not game.needs_redeal(hands):
@@ -471,11 +479,7 @@ class Sampler:
         if sum(self.counts) - self.counts[seat] + bazaar != len(self.unseen):
             raise ValueError("the tile counts do not add up to the set")
         self.ends = ends
-        self.on_table = [0] * (t.max_pip + 1)
-        for i in line:
-            if t.low[i] != t.high[i]:
-                self.on_table[t.low[i]] += 1
-                self.on_table[t.high[i]] += 1
+        self.down = ts.mask(line)
         self.required_lead = None if required_lead is None else ts.id_of(required_lead)
 
     def sample(self, rng: random.Random) -> Round:
@@ -492,7 +496,7 @@ class Sampler:
         r = Round(self.t, self.rules, hands, unseen[taken:], self.seat, self.game.hand_points)
         if self.ends is not None:
             r.left, r.right = self.ends
-        r.on_table = self.on_table[:]
+        r.down = self.down
         r.required_lead = self.required_lead
         return r
 
