@@ -154,3 +154,45 @@ def test_the_heuristic_player_beats_random_play() -> None:
     count = goats([h, r, h, r], 30)
     heuristic, random_ = count[0] + count[2], count[1] + count[3]
     assert heuristic * 2 < random_, count
+
+
+def closing_view(hand: list[str], others_hold: list[int], fish_rule: str) -> SeatView:
+    """Seat 0 of a 4-player Goat round: 0-3, 1-3, 2-3, 3-4 and 3-5 are down and the ends
+    show 3 and 6, so 3-6 on the right closes the 3s: a fish (RULES 1.4)."""
+    chain = ["0-3", "1-3", "2-3", "3-4", "3-5", "0-4", "1-5", "2-6", "0-6"]
+    unseen = 28 - len(hand) - len(chain)
+    assert sum(others_hold) == unseen
+    return SeatView.of(
+        {
+            "variant": "goat",
+            "options": {"fish_rule": fish_rule, "teams": False},
+            "you": 0,
+            "hand": hand,
+            "turn": 0,
+            "ends": {"left": 3, "right": 6},
+            "chain": [{"tile": t} for t in chain],
+            "bazaar": 0,
+            "legal": [{"tile": t, "end": "right"} for t in hand if "6" in t],
+            "seats": [
+                {"seat": s, "tiles": n, "account": 0, "opened": False, "remembered": 0}
+                for s, n in enumerate([len(hand), *others_hold])
+            ],
+            "carry": 0,
+        }
+    )
+
+
+def test_the_heuristic_player_steers_by_the_fish_rule() -> None:
+    player = HeuristicPlayer()
+    # Fish for all, a light hand left: the fish costs it only remembered points. It closes
+    # the 3s although 5-6 is the heavier tile to shed.
+    light = closing_view(["3-6", "5-6", "0-1"], [6, 5, 5], "all")
+    assert player.choose(light, random.Random(1)).tile == "3-6"
+    # Fish to one, holding far more than anybody could: the fish would all be its own.
+    heavy = closing_view(
+        ["3-6", "1-6", "6-6", "5-5", "4-5", "4-6", "2-5", "4-4", "2-4"], [5, 4, 1], "one"
+    )
+    assert player.choose(heavy, random.Random(1)).tile != "3-6"
+    # ... and with the same fish to one but a light hand it closes.
+    one_light = closing_view(["3-6", "1-6", "0-1"], [6, 5, 5], "one")
+    assert player.choose(one_light, random.Random(1)).tile == "3-6"
