@@ -92,7 +92,6 @@ class _Tables:
         self.id_of_bit = {bit: i for i, bit in enumerate(self.bits)}
         # Fisher-Yates' (index, range) pairs, from the last index down
         self.plain = tuple(s & ~ts.doubles for s in ts.suits)  # non-doubles per number
-        self.shuffle_steps = tuple((i, i + 1) for i in range(len(ts.tiles) - 1, 0, -1))
         self.count = len(ts.tiles)
         # Pips of a hand by 14-bit chunks of its mask: two lookups for a double-six hand.
         self.pip_tables = tuple(
@@ -408,11 +407,14 @@ class Dealer:
         self.cuts = [(s * size, (s + 1) * size) for s in range(game.players)]
         self.rest = game.players * size
         self.order = list(range(self.t.count))
+        # Fisher-Yates' (index, range) pairs from the last index down. It may stop short of
+        # the front: the first hand's tiles are a set, so their order there does not matter.
+        self.shuffle_steps = tuple((i, i + 1) for i in range(self.t.count - 1, size - 1, -1))
 
     def deal(self, rng: random.Random) -> Round:
         game, rnd, bits, order = self.game, rng.random, self.t.bits, self.order
         while True:
-            for i, m in self.t.shuffle_steps:  # Fisher-Yates (on the last deal's order: uniform)
+            for i, m in self.shuffle_steps:  # Fisher-Yates (on the last deal's order: uniform)
                 j = int(rnd() * m)
                 order[i], order[j] = order[j], order[i]
             hands = [sum(map(bits.__getitem__, order[a:b])) for a, b in self.cuts]

@@ -168,3 +168,29 @@ def test_random_rounds_conserve_the_set_and_end() -> None:
                 held |= h
             assert held & r.down == 0 and (held | r.down).bit_count() == 28
             assert all(p >= 0 for p in r.points())
+
+
+def test_random_deals_are_uniform() -> None:
+    """Every tile lands in every hand (and the bazaar) about equally often, and where it
+    lands does not depend on where it was in the deal before."""
+    rng = random.Random(11)
+    for variant, players in (("goat", 4), ("goat", 2)):
+        dealer = Dealer(scratch_game(variant, players, {}))
+        deals = 4000
+        where = [[0] * (players + 1) for _ in range(28)]
+        stayed = 0
+        before = dealer.deal(rng).hands
+        for _ in range(deals):
+            r = dealer.deal(rng)
+            stayed += sum((a & b).bit_count() for a, b in zip(before, r.hands, strict=True))
+            before = r.hands
+            for seat, hand in enumerate(r.hands):
+                for i in range(28):
+                    where[i][seat] += hand >> i & 1
+            for i in r.bazaar:
+                where[i][players] += 1
+        for counts in where:
+            shares = [c / deals for c in counts]
+            assert all(abs(x - 7 / 28) < 0.035 for x in shares[:players]), shares
+        # a tile is in the same hand again as often as chance has it: 7/28 per hand
+        assert abs(stayed / (deals * 7 * players) - 7 / 28) < 0.01
