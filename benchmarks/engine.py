@@ -3,8 +3,9 @@
 Run: .venv/bin/python benchmarks/engine.py [--reps 5] [--seconds 1.5] [--profile]
 
 Measures, each as the median of --reps timed repetitions in one run; the three round
-rates are measured interleaved (fast, package, full engine; again; ...) so that a change
-in the machine's load hits them alike, and each repetition's ratio is printed:
+rates are measured interleaved (fast, package, full engine; again; ...) in CPU time of
+this process, so that a change in the machine's load hits them alike, and each
+repetition's ratio is printed:
 - complete random 4-player Goat rounds per second on the simulation core
   (app/engine/playout.py, what search uses): a random deal (4 x 7, no bazaar) with the
   redeal rule, the lead (1-1 first), random legal moves to the round's end, every hand's
@@ -98,20 +99,23 @@ def rate(work: Callable[[int, random.Random], int], seconds: float, start: int) 
 def interleaved_rates(
     works: list[Callable[[int, random.Random], int]], seconds: float, start: int, slices: int = 20
 ) -> list[float]:
-    """Each of `works`' rate over about `seconds`, measured in alternating short slices so that
-    a change in the machine's load during the repetition hits them all alike."""
+    """Each of `works`' rate per second of this process's CPU time over about `seconds` of
+    it, measured in alternating short slices so that a change in the machine's load during
+    the repetition hits them all alike. CPU time, not wall time: on a shared machine the
+    time other processes take is not counted against whichever work happened to run."""
     rngs = [random.Random(start) for _ in works]
     done = [0] * len(works)
     spent = [0.0] * len(works)
     calls = [0] * len(works)
+    clock = time.process_time
     for _ in range(slices):
         for k, work in enumerate(works):
-            t0 = time.perf_counter()
+            t0 = clock()
             deadline = t0 + seconds / slices
             while True:
                 done[k] += work(start + calls[k], rngs[k])
                 calls[k] += 1
-                now = time.perf_counter()
+                now = clock()
                 if now >= deadline:
                     break
             spent[k] += now - t0

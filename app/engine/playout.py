@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from app.engine.game import LEFT, RIGHT, Game
@@ -90,6 +91,7 @@ class _Tables:
         self.pips_of = ts.pips
         self.bits = tuple(1 << i for i in range(len(ts.tiles)))
         self.id_of_bit = {bit: i for i, bit in enumerate(self.bits)}
+        self.pips_of_bit = {bit: ts.pips[i] for i, bit in enumerate(self.bits)}
         # Fisher-Yates' (index, range) pairs, from the last index down
         self.plain = tuple(s & ~ts.doubles for s in ts.suits)  # non-doubles per number
         self.count = len(ts.tiles)
@@ -118,6 +120,18 @@ def tables(max_pip: int) -> _Tables:
     if found is None:
         found = _TABLES[max_pip] = _Tables(tile_set(max_pip))
     return found
+
+
+# The seat after and the seat before each seat, by the number of players.
+_AFTER = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 9)}
+_BEFORE = {n: tuple((s - 1) % n for s in range(n)) for n in range(1, 9)}
+
+
+def special_points(game: Game) -> Callable[[int], int]:
+    """`game.hand_points`, memoised. A variant counts a hand differently from its pips only
+    when it holds 0-0 (id 0): the core counts every other hand by table lookups and asks
+    the variant (through this) about those."""
+    return lru_cache(maxsize=1 << 14)(game.hand_points)
 
 
 def _nth_bit(mask: int, n: int) -> int:
@@ -183,7 +197,7 @@ class Round:
             list(game.hands),
             game.bazaar[::-1],
             game.turn,
-            game.hand_points,
+            special_points(game),
         )
         chain = game.chain
         if chain:
@@ -280,11 +294,13 @@ class Round:
             return
         t = self.t
         pips, suits, plain, max_pip = t.pips_of, t.suits, t.plain, t.max_pip
-        bits, id_of_bit = t.bits, t.id_of_bit
+        bits, pips_of_bit = t.bits, t.pips_of_bit
         hands, bazaar, players = self.hands, self.bazaar, self.players
+        after, before = _AFTER[players], _BEFORE[players]
         fish_rule = self.fish_rule
         left, right, seat, down = self.left, self.right, self.turn, self.down
         last = self.last_placer
+        lead_ended = False
         if left < 0:  # the lead: the required tile, or any tile of the hand
             hand = hands[seat]
             tile = self.required_lead
@@ -300,17 +316,16 @@ class Round:
             last = seat
             if not hands[seat]:
                 self.kind, self.by = "out", seat
+                lead_ended = True
         else:
-            seat -= 1  # the loop starts by passing the turn on: to the seat on turn itself
-        while self.kind is None:
+            seat = before[seat]  # the loop starts by passing the turn on: to the seat on turn
+        while not lead_ended:  # the loop leaves by `break` once the round is over
             # the forced draws and knocks up to the next placement (as in _advance)
             fits = suits[left] | suits[right]
-            seat += 1
-            if seat == players:
-                seat = 0
+            seat = after[seat]
             hand = hands[seat]
             if not hand & fits:
-                last = seat - 1 if seat else players - 1  # only a fish needs the placer
+                last = before[seat]  # only a fish needs to know who placed last
                 knocks = 0
                 while True:
                     drew = False
@@ -326,9 +341,7 @@ class Round:
                     knocks += 1
                     if knocks == players:
                         break
-                    seat += 1
-                    if seat == players:
-                        seat = 0
+                    seat = after[seat]
                     hand = hands[seat]
                     if hand & fits:
                         break
@@ -340,18 +353,16 @@ class Round:
             fr = hand & suits[right]
             if greedy and rnd() < greedy:
                 both = fl | fr
-                best = tile = -1
+                best = bit = 0
                 while both:
-                    bit = both & -both
-                    i = id_of_bit[bit]
-                    if pips[i] > best:
-                        best, tile = pips[i], i
-                    both ^= bit
-                bit = bits[tile]
+                    low_bit = both & -both
+                    if pips_of_bit[low_bit] > best or not bit:
+                        best, bit = pips_of_bit[low_bit], low_bit
+                    both ^= low_bit
                 if fl & bit:
-                    left = pips[tile] - left  # its other half: its pips less the end's number
+                    left = best - left  # its other half: its pips less the end's number
                 else:
-                    right = pips[tile] - right
+                    right = best - right
             else:
                 nl = fl.bit_count()
                 n = int(rnd() * (nl + fr.bit_count()))
@@ -360,23 +371,23 @@ class Round:
                         fl &= fl - 1
                         n -= 1
                     bit = fl & -fl
-                    tile = id_of_bit[bit]
-                    left = pips[tile] - left
+                    left = pips_of_bit[bit] - left
                 else:
                     n -= nl
                     while n:
                         fr &= fr - 1
                         n -= 1
                     bit = fr & -fr
-                    tile = id_of_bit[bit]
-                    right = pips[tile] - right
+                    right = pips_of_bit[bit] - right
             hand ^= bit
             hands[seat] = hand
             down |= bit
             if not hand:
                 self.kind, self.by, last = "out", seat, seat
-            elif left == right and fish_rule and (down & plain[left]).bit_count() == max_pip:
+                break
+            if left == right and fish_rule and (down & plain[left]).bit_count() == max_pip:
                 self.kind, self.by, last = "fish", seat, seat
+                break
         self.left, self.right, self.turn, self.down, self.last_placer = (
             left, right, seat, down, last
         )
@@ -406,23 +417,26 @@ class Dealer:
         size = game.hand_size()
         self.cuts = [(s * size, (s + 1) * size) for s in range(game.players)]
         self.rest = game.players * size
-        self.order = list(range(self.t.count))
+        self.special = special_points(game)
+        self.order = list(self.t.bits)  # the tiles as their bits: a hand is a sum of a slice
         # Fisher-Yates' (index, range) pairs from the last index down. It may stop short of
         # the front: the first hand's tiles are a set, so their order there does not matter.
         self.shuffle_steps = tuple((i, i + 1) for i in range(self.t.count - 1, size - 1, -1))
 
     def deal(self, rng: random.Random) -> Round:
-        game, rnd, bits, order = self.game, rng.random, self.t.bits, self.order
+        game, rnd, order = self.game, rng.random, self.order
         while True:
             for i, m in self.shuffle_steps:  # Fisher-Yates (on the last deal's order: uniform)
                 j = int(rnd() * m)
                 order[i], order[j] = order[j], order[i]
-            hands = [sum(map(bits.__getitem__, order[a:b])) for a, b in self.cuts]
+            hands = [sum(order[a:b]) for a, b in self.cuts]
             if not game.needs_redeal(hands):
                 break
         game.hands = hands
         seat, lead = game.lead_for_round()
-        r = Round(self.t, self.rules, hands, order[: self.rest - 1 : -1], seat, game.hand_points)
+        id_of_bit = self.t.id_of_bit
+        bazaar = [id_of_bit[b] for b in order[: self.rest - 1 : -1]]
+        r = Round(self.t, self.rules, hands, bazaar, seat, self.special)
         r.required_lead = lead
         return r
 
@@ -469,8 +483,8 @@ class Sampler:
         self.t = t = tables(self.game.max_pip)
         # The variant counts a hand differently from its pips only when it holds 0-0 (id 0):
         # let the scratch game's own round_points count the others by lookup.
-        by_rule = self.game.hand_points
-        setattr(self.game, "hand_points", lambda h: by_rule(h) if h & 1 else t.pips(h))  # noqa: B010
+        self.special = special = special_points(self.game)
+        setattr(self.game, "hand_points", lambda h: special(h) if h & 1 else t.pips(h))  # noqa: B010
         ts = t.ts
         self.rules = LINE_RULES[variant]
         self.seat = seat
@@ -495,7 +509,7 @@ class Sampler:
             else:
                 hands.append(sum(map(bits.__getitem__, unseen[taken : taken + count])))
                 taken += count
-        r = Round(self.t, self.rules, hands, unseen[taken:], self.seat, self.game.hand_points)
+        r = Round(self.t, self.rules, hands, unseen[taken:], self.seat, self.special)
         if self.ends is not None:
             r.left, r.right = self.ends
         r.down = self.down
