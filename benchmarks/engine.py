@@ -2,10 +2,10 @@
 
 Run: .venv/bin/python benchmarks/engine.py [--reps 5] [--seconds 1.5] [--profile]
 
-Measures (in CPU time of this process throughout), each as the median of --reps timed repetitions in one run; the three round
-rates are measured interleaved (fast, package, full engine; again; ...) in CPU time of
-this process, so that a change in the machine's load hits them alike, and each
-repetition's ratio is printed:
+Measures, each as the median of --reps timed repetitions in one run, all in CPU time of
+this process (other processes on a busy machine do not count); the three round rates are
+measured interleaved (fast, package, full engine; again; ...) so that a change in the
+machine's load hits them alike, and each repetition's ratio is printed:
 - complete random 4-player Goat rounds per second on the simulation core
   (app/engine/playout.py, what search uses): a random deal (4 x 7, no bazaar) with the
   redeal rule, the lead (1-1 first), random legal moves to the round's end, every hand's
