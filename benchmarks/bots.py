@@ -84,8 +84,9 @@ def run_pairing(a: str, b: str, games: int, samples: int, seconds: float) -> dic
             print(f"  {a}:{b} {g + 1}/{games} games, {time.perf_counter() - t0:.0f}s", flush=True)
     for p in (pa, pb):
         if isinstance(p, StrongPlayer) and p.thinking:
-            print(f"  strong: {p.playouts} playouts in {p.thinking:.1f}s of search = "
-                  f"{p.playouts / p.thinking:,.0f} playouts/s (to the round's end, scored)")
+            print(f"  strong: {p.playouts} playouts (each to the round's end, scored) in "
+                  f"{p.thinking_cpu:.1f} s of CPU = {p.playouts / p.thinking_cpu:,.0f} "
+                  f"playouts per CPU second ({p.playouts / p.thinking:,.0f} per wall second)")
     return tallies
 
 

@@ -175,7 +175,8 @@ class StrongPlayer:
     others: float = 1.0  # how much the opponents' standings count against one's own
     fallback: HeuristicPlayer | None = None
     playouts: int = 0  # played out so far (for the benchmark's playouts per second)
-    thinking: float = 0.0  # seconds spent searching so far
+    thinking: float = 0.0  # seconds spent searching so far (wall clock)
+    thinking_cpu: float = 0.0  # ... and in CPU time of this process
 
     def choose(self, view: SeatView, rng: random.Random) -> LegalMove:
         only = _only_move(view)
@@ -188,7 +189,7 @@ class StrongPlayer:
         moves = [sampler.move(m.tile, m.end) for m in view.legal]
         totals = [0.0] * len(moves)
         rnd = rng.random
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         deadline = start + self.seconds
         samples = 0
         while self.max_samples is None or samples < self.max_samples:
@@ -203,6 +204,7 @@ class StrongPlayer:
                 break
         self.playouts += samples * len(moves)
         self.thinking += time.perf_counter() - start
+        self.thinking_cpu += time.process_time() - start_cpu
         best = max(range(len(moves)), key=lambda i: totals[i])
         return view.legal[best]
 
