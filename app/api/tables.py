@@ -75,6 +75,7 @@ async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) 
             turn_seconds=body.turn_seconds,
             rated=body.rated,
             bot_takeover=body.bot_takeover,
+            bot_pace_ms=live.bot_pace_ms,
         )
 
 
@@ -117,6 +118,6 @@ async def add_bot(
     """Seat a computer player of the given strength at a waiting table you sit at."""
     with _refusals():
         seat, change = await bot_turns.add_bot(
-            live.store, player.id, table_id, body.strength, body.seat, live.bot_pace_ms
+            live.store, player.id, table_id, body.strength, body.seat
         )
     return {"seat": seat, "table": public_table(change.state)}

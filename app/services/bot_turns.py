@@ -34,7 +34,6 @@ async def add_bot(
     table_id: str,
     strength: str,
     seat: int | None,
-    pace_ms: int,
 ) -> tuple[int, Change]:
     """Seat a bot of `strength` at a waiting table, for a player seated there."""
     if strength not in STRENGTHS:
@@ -52,7 +51,6 @@ async def add_bot(
         lambda chosen: bot_entry(strength, chosen),
         seat,
         check=check,
-        extra={"bot_pace_ms": pace_ms},
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from app.engine import OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore
 from app.services import play
-from app.services.seats import is_bot
+from app.services.seats import DEFAULT_PACE_MS, is_bot
 from app.services.tables import (
     Change,
     ServiceError,
@@ -48,11 +48,13 @@ async def create_table(
     turn_seconds: int,
     rated: bool,
     bot_takeover: bool = False,
+    bot_pace_ms: int = DEFAULT_PACE_MS,
 ) -> dict[str, Any]:
     """A new waiting table with its creator in seat 0 (or a game at once for one seat).
 
     `bot_takeover`: a bot plays on for a player who times out, instead of the game ending
-    (RULES 1.10); casual tables only, since it changes how a game can end.
+    (RULES 1.10); casual tables only, since it changes how a game can end. `bot_pace_ms`:
+    how long the bots at this table wait before they place a tile.
     """
     try:
         normalized = validate_options(variant, seats, options)
@@ -72,6 +74,7 @@ async def create_table(
         "turn_seconds": turn_seconds,
         "rated": rated,
         "bot_takeover": bot_takeover,
+        "bot_pace_ms": bot_pace_ms,
         "created_by": _who(player),
         "game_id": None,
         "created_at": now,
@@ -122,10 +125,9 @@ async def take_seat(
     seat: int | None,
     *,
     check: Callable[[dict[str, Any]], None],
-    extra: dict[str, Any] | None = None,
 ) -> tuple[int, Change]:
     """Seat `who(seat)` (in `seat`, or the first free one) after `check(state)` has had its
-    say; `extra` fields go into the table's state. The last seat starts the game."""
+    say. The last seat starts the game."""
     for _ in range(ATTEMPTS):
         current = await store.load(table_id)
         if current is None:
@@ -148,7 +150,6 @@ async def take_seat(
         seats = list(state["seats"])
         seats[chosen] = who(chosen)
         state["seats"] = seats
-        state.update(extra or {})
         events: list[dict[str, Any]] = [
             {"type": "join", "round": 0, "seat": chosen, "player": seats[chosen]["name"]}
         ]
