@@ -3,11 +3,11 @@
 `Game` is the authority for everything a player sees: it validates, names tiles, writes
 events and records. Search and benchmarks need none of that; they need millions of
 placements. A `Round` holds only what decides the play: each hand as a bit mask of tile
-ids, the bazaar (the next draw last), the two open ends and how many non-doubles of each
-number are on the table. `copy()` is a handful of small lists; `apply()` places a tile and
-then draws and knocks exactly as `Game.play` does; `rollout()` plays the round to its end
-in one tight loop. The same seeded games played through both paths give the same
-positions (tests/engine/test_playout.py).
+ids, the bazaar (the next draw last), the two open ends and the tiles on the table (one
+more mask: Goat's fish is one AND and a bit count). `copy()` is two small lists;
+`apply()` places a tile and then draws and knocks exactly as `Game.play` does; `rollout()`
+plays the round to its end in one tight loop. The same seeded games played through both
+paths give the same positions (tests/engine/test_playout.py).
 
 Moves are `(tile id, side)` pairs: side 0 is the left end, 1 the right, -1 a lead.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from app.engine.game import LEFT, RIGHT, Game
@@ -26,7 +26,6 @@ from app.engine.variants import VARIANTS, validate_options
 
 LEAD, LEFT_SIDE, RIGHT_SIDE = -1, 0, 1
 SIDE_OF_END = {None: LEAD, LEFT: LEFT_SIDE, RIGHT: RIGHT_SIDE}
-END_OF_SIDE = {LEAD: None, LEFT_SIDE: LEFT, RIGHT_SIDE: RIGHT}
 FastMove = tuple[int, int]
 CHUNK = 14
 CHUNK_MASK = (1 << CHUNK) - 1
@@ -92,7 +91,6 @@ class _Tables:
         self.bits = tuple(1 << i for i in range(len(ts.tiles)))
         self.id_of_bit = {bit: i for i, bit in enumerate(self.bits)}
         self.pips_of_bit = {bit: ts.pips[i] for i, bit in enumerate(self.bits)}
-        # Fisher-Yates' (index, range) pairs, from the last index down
         self.plain = tuple(s & ~ts.doubles for s in ts.suits)  # non-doubles per number
         self.count = len(ts.tiles)
         # Pips of a hand by 14-bit chunks of its mask: two lookups for a double-six hand.
@@ -112,14 +110,9 @@ class _Tables:
         return total
 
 
-_TABLES: dict[int, _Tables] = {}
-
-
+@cache
 def tables(max_pip: int) -> _Tables:
-    found = _TABLES.get(max_pip)
-    if found is None:
-        found = _TABLES[max_pip] = _Tables(tile_set(max_pip))
-    return found
+    return _Tables(tile_set(max_pip))
 
 
 # The seat after and the seat before each seat, by the number of players.
