@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.e2e.client import Account, Player, autoplay, create_table, register
-from tests.e2e.game import leaderboard_points, stored_record
+from tests.e2e.game import PlayedGame, check_no_leaks, leaderboard_points, stored_record
 from tests.e2e.test_clocks import finished
 from tests.servers import Server, run_server
 
@@ -93,9 +93,10 @@ async def test_a_rated_game_with_bots_pays_only_its_person(
         table = await create_table(http, person, seats=4, rated=True)
         table_id = table["id"]
         me = await Player(second.ws_url, person).connect()
-        assert (await me.request({"type": "table.subscribe", "table_id": table_id}))[
-            "type"
-        ] == "table.state"
+        spectator = await Player(first.ws_url).connect()
+        for socket in (me, spectator):
+            reply = await socket.request({"type": "table.subscribe", "table_id": table_id})
+            assert reply["type"] == "table.state"
         for seat, strength in ((1, "random"), (2, "heuristic"), (3, "strong")):
             r = await add_bot(http, table_id, person, strength, seat=seat)
             assert r.status_code == 200, r.text
@@ -113,6 +114,11 @@ async def test_a_rated_game_with_bots_pays_only_its_person(
     placed = {m["seat"] for rd in record["rounds"] for m in rd["moves"]}
     assert placed == {0, 1, 2, 3}
     assert record["result"] == result
+    # what the bots did never showed the person or a spectator a hidden tile
+    await spectator.expect(finished(table_id), timeout=30)
+    check_no_leaks(
+        PlayedGame(table_id, view["game_id"], [person], [me], spectator, [final]), record
+    )
     # the person is paid by RULES 1.9; no bot is on the leaderboard or has a page
     points = await leaderboard_points(first, [person.name, *bots])
     assert points == {person.name: result["rating"][0]}
@@ -122,6 +128,7 @@ async def test_a_rated_game_with_bots_pays_only_its_person(
         for name in bots:
             assert (await http.get(f"/api/players/{name}")).status_code == 404
     await me.close()
+    await spectator.close()
 
 
 async def test_bots_take_over_and_finish_across_a_sigkill(
