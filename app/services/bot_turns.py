@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from app.bots import STRENGTHS, SeatView, player_for
@@ -26,6 +27,8 @@ from app.services.seats import bot_entry, bot_on_turn
 from app.services.tables import Change, ServiceError, build_view, game_of, seat_of
 
 log = logging.getLogger(__name__)
+
+THINKERS = 2
 
 
 async def add_bot(
@@ -61,6 +64,9 @@ class BotTurns:
         self.store = store
         self.finisher = finisher
         self.think_seconds = think_seconds
+        # Bots think on their own small pool of threads: however many bots are on turn,
+        # at most this many search at once, and the event loop keeps serving sockets.
+        self._thinkers = ThreadPoolExecutor(max_workers=THINKERS, thread_name_prefix="bot")
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def due(self, table_id: str) -> Change | None:
@@ -84,8 +90,9 @@ class BotTurns:
     ) -> None:
         try:
             player = player_for(who["bot"], self.think_seconds)
-            # the search is CPU work: off the event loop, so sockets keep being served
-            move = await asyncio.to_thread(player.choose, SeatView.of(view), random.Random())
+            move = await asyncio.get_running_loop().run_in_executor(
+                self._thinkers, player.choose, SeatView.of(view), random.Random()
+            )
             change = await play.play(
                 self.store, who["id"], table_id, move.tile, move.end, version
             )
@@ -107,3 +114,4 @@ class BotTurns:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._thinkers.shutdown(wait=False, cancel_futures=True)
