@@ -67,12 +67,13 @@ def public_table(state: dict[str, Any]) -> dict[str, Any]:
             | ({"bot": who["bot"]} if is_bot(who) else {})
             for s, who in enumerate(state["seats"])
         ],
-        "bot_takeover": state.get("bot_takeover", False),
         "status": state["status"],
         "turn_seconds": state["turn_seconds"],
         "rated": state["rated"],
         "created_by": state["created_by"]["name"],
         "game_id": state["game_id"],
+        # named only where it is on: a bot plays on for a player who times out
+        **({"bot_takeover": True} if state.get("bot_takeover") else {}),
     }
 
 
