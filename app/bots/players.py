@@ -154,7 +154,7 @@ class HeuristicPlayer:
         others = [
             per_tile * n for s, n in enumerate(view.tiles_held) if s != view.seat
         ]
-        if not LINE_RULES[view.variant].lower_wins:  # the lowest hand takes the block
+        if not LINE_RULES[view.variant].lower_wins(view.variant):  # lowest hand takes the block
             return self.fish if mine < min(others) else -self.fish
         if view.options.get("fish_rule") == "one":  # the highest hand pays for everyone
             return self.fish if mine < max(others) else -2 * self.fish

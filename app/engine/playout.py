@@ -61,18 +61,19 @@ class LineRules:
 
     # Goat (RULES 1.4): both ends show v and all non-doubles with v are down: a fish at once.
     closed_number_fish: bool
-    # Whoever has less wins (Goat: the account counts against you) or more (Classic).
-    lower_wins: bool
     # Puts the standings a view shows into a scratch game of the variant.
     load_standings: Callable[[Any, Sequence[Standing], int], None]
 
+    def lower_wins(self, variant: str) -> bool:
+        """Whoever has less wins (Goat: the account counts against you), or more."""
+        return VARIANTS[variant].wins == "lower"
 
-# The variants whose rounds this core plays; the others are searched through `Game`.
+
+# The variants whose rounds this core plays (a line of play; draw until you can place,
+# knock when the bazaar is out); the others are searched through `Game`.
 LINE_RULES: dict[str, LineRules] = {
-    "goat": LineRules(closed_number_fish=True, lower_wins=True, load_standings=_load_goat),
-    "classic": LineRules(
-        closed_number_fish=False, lower_wins=False, load_standings=_load_scores
-    ),
+    "goat": LineRules(closed_number_fish=True, load_standings=_load_goat),
+    "classic": LineRules(closed_number_fish=False, load_standings=_load_scores),
 }
 
 
@@ -192,10 +193,10 @@ class Round:
             game.turn,
             special_points(game),
         )
-        chain = game.chain
-        if chain:
-            r.left, r.right = chain[0][1], chain[-1][2]
-            r.down = game.ts.mask(game.ts.ids[tile] for tile, _, _ in chain)
+        board = game.board
+        if board.open:
+            r.left, r.right = board.open[LEFT], board.open[RIGHT]
+            r.down = game.ts.mask(board.tiles())
         r.required_lead = game.required_lead
         r.last_placer = -1 if game.last_placer is None else game.last_placer
         return r
@@ -543,7 +544,7 @@ class Outlook:
         self.opponents = [
             s for s in range(players) if s != self.seat and (me is None or standings[s].team != me)
         ]
-        self.sign = -1.0 if self.rules.lower_wins else 1.0
+        self.sign = -1.0 if self.rules.lower_wins(sampler.game.variant) else 1.0
 
     def worth(self, r: Round) -> float:
         """The seat's worth after round `r` (which must be over)."""

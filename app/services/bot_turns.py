@@ -68,6 +68,9 @@ class BotTurns:
         # at most this many search at once, and the event loop keeps serving sockets.
         self._thinkers = ThreadPoolExecutor(max_workers=THINKERS, thread_name_prefix="bot")
         self._tasks: set[asyncio.Task[None]] = set()
+        # Tables whose bot is thinking here: a claim that comes back before the bot has
+        # moved (its lease ran out) does not start a second search for the same turn.
+        self._thinking: set[str] = set()
 
     async def due(self, table_id: str) -> Change | None:
         """The clock's call for a table whose wake-up time has come: a bot's turn is played
@@ -78,10 +81,13 @@ class BotTurns:
             game = game_of(current.state)
             who = bot_on_turn(current.state, game)
             if who is not None and game is not None:
-                view = build_view(current.state, game, game.turn, set())
-                task = asyncio.create_task(self.move(table_id, current.version, who, view))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                if table_id not in self._thinking:
+                    self._thinking.add(table_id)
+                    view = build_view(current.state, game, game.turn, set())
+                    task = asyncio.create_task(self.move(table_id, current.version, who, view))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+                    task.add_done_callback(lambda _: self._thinking.discard(table_id))
                 return None
         return await play.expire(self.store, table_id)
 

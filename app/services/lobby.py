@@ -15,6 +15,7 @@ from app.services.tables import (
     Change,
     ServiceError,
     commit,
+    lobby_entry_changed,
     not_found,
     now_ms,
     public_table,
@@ -84,7 +85,10 @@ async def create_table(
         "game": None,
         "log": [],
     }
-    version = await store.write(table_id, 0, state, deadline_ms=None, created_ms=now)
+    version = await store.write(
+        table_id, 0, state, deadline_ms=None, created_ms=now,
+        lobby_entry=lobby_entry_changed(None, state),
+    )
     if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
         raise ServiceError("bad_request", "could not create the table, try again", 409)
     return public_table(state)

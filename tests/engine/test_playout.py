@@ -51,11 +51,11 @@ def assert_same_position(r: Round, game: Game) -> None:
     assert r.kind is None
     assert r.hands == game.hands
     assert r.bazaar[::-1] == game.bazaar
-    if game.chain:
-        assert (r.left, r.right) == (game.chain[0][1], game.chain[-1][2])
+    if game.board.open:
+        assert (r.left, r.right) == (game.board.open["left"], game.board.open["right"])
     else:
         assert r.left == r.right == -1
-    assert r.down == game.ts.mask(game.ts.ids[tile] for tile, _, _ in game.chain)
+    assert r.down == game.ts.mask(game.board.tiles())
     assert r.turn == game.turn
     assert sorted(r.legal()) == sorted(fast_move(game, m) for m in game.legal_moves())
 
@@ -108,7 +108,7 @@ def engine_choice(rnd: Callable[[], float], greedy: float) -> Callable[[Game], A
 
     def choose(game: Game) -> Any:
         moves = list(game.legal_moves())  # left end's tiles by id, then the right end's
-        if not game.chain and game.required_lead is not None:  # a forced first lead
+        if game.board.empty and game.required_lead is not None:  # a forced first lead
             return moves[0]
         if greedy and rnd() < greedy:
             best = max(m.tile.pips for m in moves)

@@ -86,7 +86,7 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
       const [a, b] = reverse ? [item.right, item.left] : [item.left, item.right];
       return h("span", {
         class: `chain-tile ${item.double ? "double" : ""}`,
-        title: item.tile, "aria-label": item.tile, role: "img",
+        title: item.tile, "aria-label": item.tile, role: "img", dataset: { tile: item.tile },
       }, tileSvg(a, b, { horizontal: !item.double }));
     });
     const children = [];
@@ -99,6 +99,7 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
   const extra = choices.filter((c) => c.end && c.end !== "left" && c.end !== "right");
   if (extra.length) board.push(h("div", { class: "chain-extra" }, extra.map((c) => choiceButton(c.end))));
   container.replaceChildren(...board);
+  container.dataset.ends = JSON.stringify(ends || {});
   container.setAttribute("aria-label",
     chain.length ? `Line of play: ${chain.map((x) => `${x.left}-${x.right}`).join(", ")}${ends ? "" : ""}` : "Line of play: empty");
 }

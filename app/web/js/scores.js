@@ -70,6 +70,13 @@ export function scoreSheet(view) {
       seats.map((seat, i) => {
         const p = (entry.points || [])[i];
         const c = (entry.credited || [])[i];
+        if (Array.isArray(entry.play_points)) {
+          // Points during play and the hand's bonus (Fives, Telephone): the round's gain.
+          const play = entry.play_points[i] || 0;
+          return h("td", { title: `during play ${play}, bonus ${c || 0}, left in hand ${p ?? 0}` },
+            h("span", { class: "points" }, `+${play + (c || 0)}`),
+            endBy(entry) === i && kind === "out" ? h("span", { class: "went-out", title: "went out" }, " ✓") : null);
+        }
         const marks = [];
         if (endBy(entry) === i && kind === "out") marks.push(h("span", { class: "went-out", title: "went out" }, " ✓"));
         if (goat && c > 0 && c !== p) marks.push(h("span", { class: "credited", title: "credited" }, ` →${c}`));

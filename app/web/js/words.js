@@ -1,32 +1,44 @@
 // Human words for variants, options and game events.
 
-export const VARIANT_NAMES = {
-  goat: "Goat",
-  classic: "Classic",
-  fives: "Fives",
-  mexican_train: "Mexican Train",
-  telephone: "Telephone",
-  sea_goat: "Sea Goat",
-  donkey: "Donkey",
-};
+import { variantInfo } from "./variants.js";
 
+// Names of variants and words for their options come from GET /api/variants; until
+// it has arrived (or for a variant it does not list) the plain names stand in.
 export function variantName(v) {
-  return VARIANT_NAMES[v] || String(v);
+  const info = variantInfo(v);
+  return info && info.title ? info.title : String(v).replace(/_/g, " ");
 }
 
+function optionSpec(variant, name) {
+  const info = variantInfo(variant);
+  return info && info.options ? info.options[name] || null : null;
+}
+
+/** The label of an option in a form. */
+export function optionLabel(variant, name) {
+  const spec = optionSpec(variant, name);
+  return spec && spec.label ? spec.label : name.replace(/_/g, " ");
+}
+
+/** The word for one option value ("" for a switch that is off). */
+export function optionValueWord(variant, name, value) {
+  const spec = optionSpec(variant, name);
+  const i = spec ? (spec.allowed || []).indexOf(value) : -1;
+  if (i >= 0 && spec.words && spec.words[i] !== undefined) return spec.words[i];
+  if (value === false) return "";
+  if (value === true) return optionLabel(variant, name);
+  return `${optionLabel(variant, name)}: ${value}`;
+}
+
+/** Words for a table's options, leaving out those at their defaults. */
 export function optionWords(variant, options) {
   const out = [];
-  const o = options || {};
-  for (const [key, value] of Object.entries(o)) {
-    if (key === "fish_rule") out.push(value === "one" ? "Fish to one" : "Fish for all");
-    else if (key === "teams") {
-      if (value) out.push("Teams");
-    } else if (key === "target") out.push(`Target ${value}`);
-    else if (key === "spinner") out.push(value ? "Spinner" : "No spinner");
-    else if (key === "scoring") out.push(value === "plus" ? "Winner scores" : "Lowest wins");
-    else out.push(`${key.replace(/_/g, " ")}: ${value}`);
+  for (const [key, value] of Object.entries(options || {})) {
+    const spec = optionSpec(variant, key);
+    if (spec && spec.default === value) continue;
+    const word = optionValueWord(variant, key, value);
+    if (word) out.push(word);
   }
-  if (variant === "goat" && !("fish_rule" in o)) out.unshift("Fish for all");
   return out;
 }
 
@@ -89,6 +101,9 @@ export function describeEvents(events, view) {
         } else lines.push(`${who} drew ${tiles}`);
         break;
       }
+      case "score":
+        lines.push(`${who} scored ${ev.points} (the ends count ${ev.count})`);
+        break;
       case "knock":
         lines.push(`${who} knocked`);
         break;

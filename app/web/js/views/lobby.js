@@ -4,7 +4,8 @@ import { auth, get, post } from "../api.js";
 import { h, replace } from "../dom.js";
 import { socket } from "../socket.js";
 import { navigate, pill, toast } from "../ui.js";
-import { optionWords, variantName } from "../words.js";
+import { loadVariants } from "../variants.js";
+import { optionLabel, optionValueWord, optionWords, variantName } from "../words.js";
 
 function mySeat(table) {
   const me = auth.player;
@@ -47,24 +48,35 @@ function tableCard(table) {
     h("div", { class: "actions" }, actions));
 }
 
-function createForm() {
+/** One option's control: a switch for a yes/no option, radios for a few words, else a list. */
+function optionControl(variant, name, spec) {
+  const allowed = spec.allowed || [];
+  if (allowed.length === 2 && allowed.every((v) => typeof v === "boolean")) {
+    const box = h("input", { type: "checkbox", name, checked: spec.default === true });
+    return { node: h("label", { class: "inline" }, box, ` ${optionLabel(variant, name)}`), value: () => box.checked };
+  }
+  if (allowed.every((v) => typeof v === "string") && allowed.length <= 3) {
+    const radios = allowed.map((v) => h("input", { type: "radio", name, value: v, checked: v === spec.default }));
+    return {
+      node: h("fieldset", {}, h("legend", {}, optionLabel(variant, name)),
+        radios.map((r, i) => h("label", { class: "inline" }, r, ` ${optionValueWord(variant, name, allowed[i])}`))),
+      value: () => allowed[radios.findIndex((r) => r.checked)],
+    };
+  }
+  const select = h("select", { name },
+    allowed.map((v) => h("option", { value: String(v), selected: v === spec.default }, optionValueWord(variant, name, v))));
+  return {
+    node: h("label", {}, optionLabel(variant, name), select),
+    value: () => allowed.find((v) => String(v) === select.value),
+  };
+}
+
+/** The create form, built from the variants the server plays (GET /api/variants). */
+function createForm(variants) {
   const variant = h("select", { name: "variant" },
-    h("option", { value: "goat" }, "Goat"), h("option", { value: "classic" }, "Classic"));
-  const seats = h("select", { name: "seats" },
-    [2, 3, 4].map((n) => h("option", { value: String(n) }, `${n} players`)));
-  const fishAll = h("input", { type: "radio", name: "fish_rule", value: "all", checked: true });
-  const fishOne = h("input", { type: "radio", name: "fish_rule", value: "one" });
-  const teams = h("input", { type: "checkbox", name: "teams" });
-  const teamsLabel = h("label", { class: "inline", hidden: true }, teams, " Teams (partners sit opposite)");
-  const goatOptions = h("fieldset", { class: "goat-options" },
-    h("legend", {}, "Fish"),
-    h("label", { class: "inline" }, fishAll, " Fish for all"),
-    h("label", { class: "inline" }, fishOne, " Fish to one"),
-    teamsLabel);
-  const target = h("select", { name: "target" },
-    [100, 150, 200].map((n) => h("option", { value: String(n) }, `Target ${n}`)));
-  const classicOptions = h("fieldset", { class: "classic-options", hidden: true },
-    h("legend", {}, "Play to"), h("label", {}, "Target", target));
+    variants.map((v) => h("option", { value: v.name }, variantName(v.name))));
+  const seats = h("select", { name: "seats" });
+  const optionsBox = h("div", { class: "variant-options" });
   const turn = h("input", { type: "number", name: "turn_seconds", min: 5, max: 300, value: "30", required: true });
   const rated = h("input", { type: "radio", name: "rated", value: "rated", checked: true });
   const casual = h("input", { type: "radio", name: "rated", value: "casual" });
@@ -76,19 +88,33 @@ function createForm() {
   }
   const error = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary" }, "Create table");
+  let controls = {};
 
-  const sync = () => {
-    goatOptions.hidden = variant.value !== "goat";
-    classicOptions.hidden = variant.value !== "classic";
-    teamsLabel.hidden = seats.value !== "4";
+  const chosen = () => variants.find((v) => v.name === variant.value) || variants[0];
+  const syncTeams = () => {
+    // Teams are partners sitting opposite: only a table of four has them.
+    const teams = controls.teams;
+    if (teams) teams.node.hidden = seats.value !== "4";
   };
-  variant.addEventListener("change", sync);
-  seats.addEventListener("change", sync);
+  const syncVariant = () => {
+    const info = chosen();
+    const [low, high] = info.players;
+    const before = seats.value;
+    replace(seats, Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) =>
+      h("option", { value: String(n), selected: String(n) === before }, `${n} players`)));
+    controls = {};
+    for (const [name, spec] of Object.entries(info.options || {})) controls[name] = optionControl(info.name, name, spec);
+    replace(optionsBox, Object.values(controls).map((c) => c.node));
+    syncTeams();
+  };
+  variant.addEventListener("change", syncVariant);
+  seats.addEventListener("change", syncTeams);
+  syncVariant();
 
   const form = h("form", { class: "card create-form", "data-testid": "create-table" },
     h("h2", {}, "Create table"),
     h("div", { class: "form-row" }, h("label", {}, "Game", variant), h("label", {}, "Seats", seats)),
-    goatOptions, classicOptions,
+    optionsBox,
     h("div", { class: "form-row" },
       h("label", {}, "Seconds per move", turn),
       h("fieldset", { class: "rated" }, h("legend", {}, "Ratings"),
@@ -100,10 +126,9 @@ function createForm() {
     ev.preventDefault();
     error.textContent = "";
     const options = {};
-    if (variant.value === "goat") {
-      options.fish_rule = fishOne.checked ? "one" : "all";
-      if (seats.value === "4" && teams.checked) options.teams = true;
-    } else if (variant.value === "classic") options.target = Number(target.value);
+    for (const [name, control] of Object.entries(controls)) {
+      if (!control.node.hidden) options[name] = control.value();
+    }
     submit.disabled = true;
     try {
       const table = await post("/api/tables", {
@@ -141,12 +166,17 @@ export function renderLobby(root) {
   };
 
   const aside = auth.signedIn
-    ? createForm()
+    ? h("div", { class: "card create-form" }, h("h2", {}, "Create table"), h("p", { class: "muted" }, "Loading the games…"))
     : h("div", { class: "card" }, h("h2", {}, "Play"),
       h("p", {}, h("a", { href: "#/signin", class: "button primary" }, "Sign in or sign up"), " to create or join a table."));
   root.append(h("section", { class: "lobby" },
     h("div", { class: "lobby-tables" }, h("h1", {}, "Lobby"), empty, list),
     h("aside", { class: "lobby-side" }, aside)));
+
+  loadVariants().then((variants) => {
+    redraw(); // option words now leave the defaults out
+    if (auth.signedIn) aside.replaceWith(createForm(variants));
+  }).catch((err) => toast(`Could not load the games: ${err.message}`));
 
   const offs = [];
   let poll = null;

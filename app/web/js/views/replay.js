@@ -3,7 +3,7 @@
 
 import { get } from "../api.js";
 import { h, replace, signed } from "../dom.js";
-import { renderChain } from "../chain.js";
+import { renderLayout } from "../board.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
 import { describeEvents, optionWords, variantName } from "../words.js";
@@ -109,7 +109,7 @@ export async function renderReplay(root, gameId) {
     slider.value = String(index);
     counter.textContent = `Round ${step.round + 1} · step ${index + 1} of ${steps.length}`;
     replace(notes, step.notes.map((n) => h("li", {}, n)));
-    renderChain(board, step.chain);
+    renderLayout(board, step.chain);
     drawHands(step);
     drawStandings();
   }

@@ -4,7 +4,7 @@
 
 import { auth, get, post } from "../api.js";
 import { formatTime, h, replace, signed } from "../dom.js";
-import { renderChain } from "../chain.js";
+import { renderLayout } from "../board.js";
 import { scoreSheet, standingCell } from "../scores.js";
 import { socket } from "../socket.js";
 import { fishIcon, goatIcon, parseTile, tileBack, tileSvg } from "../tiles.js";
@@ -29,6 +29,7 @@ export function renderTable(root, tableId) {
     selected: null, // tile waiting for the choice of an end
     sending: false,
     confirmResign: false,
+    pops: [], // points scored during play, shown on the board for a moment: {tile, text, until}
   };
 
   // ---- the skeleton (built once; parts are refreshed on every state) ----
@@ -271,7 +272,8 @@ export function renderTable(root, tableId) {
     if (v.carry > 0) replace(carry, fishIcon(), h("span", {}, `+${v.carry}`));
     else carry.replaceChildren();
     carry.title = v.carry > 0 ? `A fish of ${v.carry} is carried over to the next round` : "";
-    roundInfo.textContent = `Round ${(v.round ?? 0) + 1}`;
+    // Variants that score during play show the count of the open ends.
+    roundInfo.textContent = `Round ${(v.round ?? 0) + 1}${typeof v.count === "number" ? ` · count ${v.count}` : ""}`;
     replace(bazaarInfo, tileBack({ cls: "mini" }), ` Bazaar: ${v.bazaar ?? 0}`);
   }
 
@@ -291,7 +293,37 @@ export function renderTable(root, tableId) {
   function renderBoard() {
     const v = view();
     const choices = endChoices();
-    renderChain(board, v.chain, { choices, onChoose: (end) => play(state.selected, end), ends: v.ends });
+    renderLayout(board, v.chain, { choices, onChoose: (end) => play(state.selected, end), ends: v.ends });
+    renderPops();
+  }
+
+  // "+15" where it happened: over the tile whose placement scored.
+  function renderPops() {
+    const now = Date.now();
+    state.pops = state.pops.filter((p) => p.until > now);
+    for (const p of state.pops) {
+      const tile = board.querySelector(`.chain-tile[data-tile="${CSS.escape(p.tile)}"]`);
+      if (!tile) continue;
+      const box = board.getBoundingClientRect();
+      const at = tile.getBoundingClientRect();
+      // Kept inside the board, whose edges clip.
+      const x = Math.min(Math.max(at.left - box.left + at.width / 2, 28), box.width - 28);
+      const y = Math.max(at.top - box.top, 30);
+      board.append(h("span", {
+        class: "score-pop", "data-testid": "score-pop", role: "status", style: `left: ${x}px; top: ${y}px`,
+      }, p.text));
+    }
+  }
+
+  function notePops(events) {
+    let tile = null;
+    for (const ev of events) {
+      if (ev.type === "play") tile = ev.tile;
+      if (ev.type === "score" && tile) {
+        state.pops.push({ tile, text: `+${ev.points}`, until: Date.now() + 2500 });
+        setTimeout(() => view() && renderBoard(), 2600);
+      }
+    }
   }
 
   function renderHand() {
@@ -429,6 +461,7 @@ export function renderTable(root, tableId) {
     if (state.selected && !(v && (v.legal || []).some((m) => m.tile === state.selected))) state.selected = null;
     if (fresh && before && Array.isArray(msg.events) && msg.events.length && v) {
       addLog(describeEvents(msg.events, v));
+      notePops(msg.events);
       for (const ev of msg.events) {
         if (ev.type === "round_end" && Array.isArray(ev.hands)) {
           addLog([`Hands: ${ev.hands.map((tiles, s) => `${name(s)} ${tiles.length ? tiles.join(" ") : "—"}`).join("; ")}`], "muted");
