@@ -39,6 +39,9 @@ GAMES = [
     ("goat", 4, {"teams": True}),
     ("goat", 2, {}),
     ("classic", 3, {}),
+    # spinner layouts: the simulation core does not play them, the strong bot falls back
+    ("fives", 3, {}),
+    ("telephone", 2, {}),
 ]
 
 
