@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     auth_burst: float = 60.0
     # How often each process looks for expired turn deadlines and unwritten results.
     sweep_seconds: float = 0.25
+    # Computer players: the pause before a bot places a tile (so a table of bots looks
+    # like people) and the strong bot's thinking time per move.
+    bot_pace_seconds: float = 1.5
+    bot_think_seconds: float = 0.5
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:
