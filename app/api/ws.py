@@ -178,7 +178,8 @@ class Connection:
         except (RedisError, SQLAlchemyError, OSError) as error:
             # Our stores did not answer: nothing changed, and the client may try again.
             metrics.count_error(error)
-            log.warning("socket %s: a store is unavailable: %r", self.conn_id, error)
+            log.warning("socket %s: a store is unavailable: %s: %s", self.conn_id,
+                        type(error).__name__, error)
             if isinstance(error, RedisError) and self.live.store.outage_since is None:
                 self.live.store.outage_since = now_ms()
             self.error("unavailable", "the server cannot reach its data right now; try again",
@@ -222,13 +223,15 @@ class Connection:
             live.feed.lobby.discard(self)
         elif isinstance(message, Play):
             player_id = self.player.id
+            known = live.feed.latest(message.table_id)
             started = time.perf_counter()
             await self.change(
                 message.table_id,
                 msg_id,
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
-                    message.seq, live.feed.latest(message.table_id),
+                    message.seq, None if known is None else known.versioned,
+                    None if known is None else known.game,
                 ),
             )
             metrics.moves.inc()

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from app import metrics
 from app.live.store import LiveStore, change_head
@@ -31,6 +32,7 @@ Handler = Callable[[dict[str, Any]], None]
 Seen = Callable[[], int]
 RESUBSCRIBED: dict[str, Any] = {"kind": "resubscribed"}
 SUBSCRIBE_TIMEOUT_SECONDS = 10.0
+SUBSCRIBE_ATTEMPTS = 4
 
 
 class Hub:
@@ -54,7 +56,19 @@ class Hub:
             await self._pubsub.aclose()
 
     async def add(self, channel: str, handler: Handler, seen: Seen | None = None) -> None:
-        """Hand `channel`'s messages to `handler`; returns when Redis has subscribed us."""
+        """Hand `channel`'s messages to `handler`; returns when Redis has subscribed us.
+
+        A subscription that meets a dropped connection is tried again on the new one."""
+        for attempt in range(SUBSCRIBE_ATTEMPTS):
+            try:
+                await self._add(channel, handler, seen)
+                return
+            except RedisConnectionError:
+                if attempt == SUBSCRIBE_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(0.1 * 2**attempt)
+
+    async def _add(self, channel: str, handler: Handler, seen: Seen | None) -> None:
         async with self._lock:
             self._handlers[channel] = handler
             if seen is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from redis.exceptions import RedisError
 
@@ -21,7 +22,7 @@ from app.live.tasks import stop_task
 from app.services import play
 from app.services.feed import PRESENCE_REFRESH_SECONDS, Feed
 from app.services.finish import Finisher
-from app.services.tables import now_ms
+from app.services.tables import Change, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +34,17 @@ RESULTS_SWEEP_SECONDS = 1.0
 
 
 class Clock:
-    def __init__(self, store: LiveStore, feed: Feed, finisher: Finisher, every: float) -> None:
+    def __init__(
+        self,
+        store: LiveStore,
+        feed: Feed,
+        finisher: Finisher,
+        every: float,
+        due: Callable[[str], Awaitable[Change | None]] | None = None,
+    ) -> None:
         self.store = store
+        # What to do with a table whose time has come (bot_turns also plays bots' turns).
+        self.due = due or (lambda table_id: play.expire(store, table_id))
         self.feed = feed
         self.finisher = finisher
         self.every = every
@@ -50,7 +60,7 @@ class Clock:
         """Apply every expired turn deadline this process wins; returns how many."""
         applied = 0
         for table_id in await self.store.claim_deadlines(now_ms(), CLAIM_LEASE_MS):
-            change = await play.expire(self.store, table_id)
+            change = await self.due(table_id)
             if change is not None:
                 applied += 1
                 metrics.timeouts.inc()

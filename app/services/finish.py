@@ -18,6 +18,7 @@ from app.db.session import Database
 from app.engine import game_from_dict
 from app.live.store import LiveStore
 from app.services.results import write_result
+from app.services.seats import is_bot
 from app.services.tables import FINISHED_KEEP_SECONDS, full_game_dict
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,8 @@ class Finisher:
                 table_id=table_id,
                 record=game.record([who["name"] for who in seats]),
                 rated=state["rated"],
-                player_ids=[who["id"] for who in seats],
+                # a bot's seat is nobody's: it is never paid and never rated
+                player_ids=[None if is_bot(who) else who["id"] for who in seats],
                 started_at=_when(state["started_at"]),
                 finished_at=_when(state["finished_at"]) or datetime.now(UTC),
             )

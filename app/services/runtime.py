@@ -8,6 +8,7 @@ from app.config import Settings
 from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, connect
+from app.services.bot_turns import BotTurns
 from app.services.clock import Clock
 from app.services.feed import Feed
 from app.services.finish import Finisher
@@ -37,7 +38,11 @@ class LiveTables:
         self.hub = Hub(self.store)
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds)
         self.finisher = Finisher(self.store, db)
-        self.clock = Clock(self.store, self.feed, self.finisher, settings.sweep_seconds)
+        self.bots = BotTurns(self.store, self.finisher, settings.bot_think_seconds)
+        self.bot_pace_ms = int(settings.bot_pace_seconds * 1000)
+        self.clock = Clock(
+            self.store, self.feed, self.finisher, settings.sweep_seconds, due=self.bots.due
+        )
         self.db = db
         self.settings = settings
 
@@ -52,6 +57,7 @@ class LiveTables:
 
     async def stop(self) -> None:
         await self.clock.stop()
+        await self.bots.stop()
         await self.finisher.stop()
         await self.feed.stop()
         await self.store.close()
