@@ -20,7 +20,9 @@ from typing import Any
 import orjson
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from app import metrics
 from app.live.store import LiveStore, change_head
+from app.live.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +51,7 @@ class Hub:
         await self.add(self.store.keys.lobby_channel, lobby_handler)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
 
@@ -111,6 +110,7 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                metrics.count_error(error)
                 log.warning("pub/sub read failed (%r); reconnecting", error)
                 await asyncio.sleep(0.5)
                 continue

@@ -13,6 +13,7 @@ from typing import Any
 
 from app.engine import Game, IllegalMove
 from app.live.store import LiveStore, Versioned
+from app.services.seats import hand_over, is_bot
 from app.services.tables import (
     Change,
     ServiceError,
@@ -64,12 +65,14 @@ async def _play(
         game = game_of(state)
     if game is None or game.turn != seat:
         raise ServiceError("not_your_turn", "it is not your turn", 409)
-    if state["deadline"] is not None and now_ms() > state["deadline"]:
+    if state["deadline"] is not None and now_ms() > state["deadline"] and not is_bot(
+        state["seats"][seat]
+    ):
         if store.outage_since is not None:
             # The store was away: the clocks are about to be restarted, not run out.
             raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
         # The clock is the authority: a move after the deadline is a timeout, even if the
-        # sweeper has not got to it yet.
+        # sweeper has not got to it yet. (Bots are moved by the server; they never time out.)
         await expire(store, table_id)
         raise ServiceError("game_over", "your time ran out", 409)
     try:
@@ -119,10 +122,13 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
         if deadline is not None and deadline > now_ms():
             return None
         game = game_of(current.state)
-        if game is None or game.turn is None:
+        if game is None or game.turn is None or is_bot(current.state["seats"][game.turn]):
             return None
-        events = game.timeout(game.turn)
-        change = await commit(store, current, current.state, events, game)
+        if current.state.get("bot_takeover"):  # a casual table lets a bot play on for him
+            state, events = hand_over(current.state, game)
+        else:
+            state, events = current.state, game.timeout(game.turn)
+        change = await commit(store, current, state, events, game)
         if change is not None:
             return change
     return None
