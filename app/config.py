@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,6 +43,11 @@ class Settings(BaseSettings):
     # like people) and the strong bot's thinking time per move.
     bot_pace_seconds: float = 1.5
     bot_think_seconds: float = 0.5
+    # A stopping server (SIGTERM) exits within this long, finished or not.
+    shutdown_seconds: float = 10.0
+    # "text" for people, "json" (one object a line) for log collectors.
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 import uuid
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from app import logs
 from app.engine import OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore
 from app.services import play
@@ -25,6 +27,8 @@ from app.services.tables import (
 # A lobby command (join, leave) loses a compare-and-set only to another change of the
 # same table; it then re-reads and tries again, a bounded number of times.
 ATTEMPTS = 20
+
+log = logging.getLogger(__name__)
 
 
 class Player(Protocol):
@@ -169,6 +173,10 @@ async def take_seat(
             events += started
         change = await commit(store, current, state, events, game)
         if change is not None:
+            if game is not None:
+                logs.table_id.set(table_id)
+                logs.game_id.set(state["game_id"])
+                log.info("game started: %s, %d players", state["variant"], state["players"])
             return chosen, change
     raise ServiceError("bad_request", "the table is busy, try again", 409)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine import IllegalMove
+from app.engine import Game, IllegalMove
 from app.live.store import LiveStore, Versioned
 from app.services.seats import hand_over, is_bot
 from app.services.tables import (
@@ -29,14 +29,16 @@ ATTEMPTS = 20
 
 async def play(
     store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
-    known: Versioned | None = None,
+    known: Versioned | None = None, known_game: Game | None = None,
 ) -> Change:
-    """Apply a move chosen at `seq`. `known`: the table as this process last saw it; when
-    it is at `seq` the move is tried on it without reading the table again (the
-    compare-and-set still decides), and any refusal is checked against a fresh read."""
+    """Apply a move chosen at `seq`. `known`: the table as this process last saw it (and
+    `known_game` its game); when it is at `seq` the move is tried on a copy of it without
+    reading the table again (the compare-and-set still decides), and any refusal is
+    checked against a fresh read."""
     if known is not None and known.version == seq:
         try:
-            return await _play(store, known, player_id, table_id, tile, end, seq)
+            return await _play(store, known, player_id, table_id, tile, end, seq,
+                               None if known_game is None else known_game.copy())
         except ServiceError:
             pass
     current = await store.load(table_id)
@@ -47,7 +49,7 @@ async def play(
 
 async def _play(
     store: LiveStore, current: Versioned, player_id: int, table_id: str, tile: str,
-    end: str | None, seq: int,
+    end: str | None, seq: int, game: Game | None = None,
 ) -> Change:
     state = current.state
     seat = seat_of(state, player_id)
@@ -59,7 +61,8 @@ async def _play(
         raise ServiceError(
             "stale", f"the table is at seq {current.version}, your move was for {seq}", 409
         )
-    game = game_of(state)
+    if game is None:
+        game = game_of(state)
     if game is None or game.turn != seat:
         raise ServiceError("not_your_turn", "it is not your turn", 409)
     if state["deadline"] is not None and now_ms() > state["deadline"] and not is_bot(

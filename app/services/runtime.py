@@ -14,6 +14,18 @@ from app.services.feed import Feed
 from app.services.finish import Finisher
 
 
+async def unpersisted_refusal(settings: Settings, store: LiveStore) -> str | None:
+    """Why this Redis must not hold the live tables, or None when it may."""
+    if settings.mode != "development" and not settings.redis_unpersisted_ok \
+            and not settings.embedded_store and not await store.persistent():
+        return (
+            "the live store's Redis does not persist (appendonly no): a restart would lose "
+            "every running game. Turn on AOF (appendonly yes), or set "
+            "DOMINO_REDIS_UNPERSISTED_OK=true if persistence is handled elsewhere."
+        )
+    return None
+
+
 class LiveTables:
     def __init__(self, settings: Settings, db: Database) -> None:
         # Names this process's presence entries; unique per start.
@@ -35,13 +47,9 @@ class LiveTables:
         self.settings = settings
 
     async def start(self) -> None:
-        if self.settings.mode != "development" and not self.settings.redis_unpersisted_ok \
-                and not self.settings.embedded_store and not await self.store.persistent():
-            raise RuntimeError(
-                "the live store's Redis does not persist (appendonly no): a restart would lose "
-                "every running game. Turn on AOF (appendonly yes), or set "
-                "DOMINO_REDIS_UNPERSISTED_OK=true if persistence is handled elsewhere."
-            )
+        refusal = await unpersisted_refusal(self.settings, self.store)
+        if refusal is not None:
+            raise RuntimeError(refusal)
         await self.feed.start()
         # Games that finished while no process could write them (a crash, a restart).
         await self.finisher.sweep()
