@@ -212,10 +212,6 @@ async def commit(
     archive: list[dict[str, Any]] = []
     if game is not None:
         state["game"], archive = split_rounds(game.to_dict())
-        if archive:
-            # The game this process keeps playing on (store.local_change) must know that
-            # those rounds are archived now, or every later write would archive them again.
-            game.rounds = [*state["game"]["rounds"][:-1], game.rounds[-1]]
         if game.status == "finished" and current.state["status"] != "finished":
             finished = True
             state["status"] = "finished"
