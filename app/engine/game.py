@@ -19,7 +19,7 @@ Class attributes
   called on a rating, e.g. "goats"), `history_keys` (standings copied into `view.history`).
 
 Deal and lead (required): `hand_size()`, `lead_for_round()`; optional `needs_redeal()`,
-  `check_options()`.
+  `check_options()`, `open_round()` (tiles put down before the first turn, with events).
 Layout: `new_layout()` (default a `Line`); `ends_for(seat)` narrows the open ends a seat
   may use (Mexican Train's own/marked trains).
 Turn policy hooks (defaults: the draw game of RULES §1.3):
@@ -223,6 +223,12 @@ class Game(ABC):
         """The seat that leads this round and the tile id it must lead (None: any tile)."""
         ...
 
+    def open_round(self) -> list[Event]:
+        """What happens between the deal and the first turn (Mexican Train: the engine double
+        is found, drawn for if nobody holds it, and placed); returns its events. A tile put
+        down here means the first seat plays onto it, drawing first if it cannot."""
+        return []
+
     def ends_for(self, seat: int) -> dict[str, int]:
         """The open ends `seat` may play on now, and the number each shows."""
         return self.board.open
@@ -407,9 +413,16 @@ class Game(ABC):
                 "moves": [],
             }
         )
+        opening = self.open_round()
         seat, tile = self.lead_for_round()
         self.turn, self.required_lead = seat, tile
-        return [{"type": "round_start", "round": self.round, "turn": seat, "bazaar": len(bazaar)}]
+        events: list[Event] = [
+            {"type": "round_start", "round": self.round, "turn": seat, "bazaar": len(bazaar)},
+            *opening,
+        ]
+        if not self.board.empty:  # the round opened with a tile down: the first seat may draw
+            events += self._pass_turn(seat)
+        return events
 
     # ----------------------------------------------------------------- moves
     @classmethod
