@@ -16,10 +16,13 @@ router = APIRouter(prefix="/api/variants", tags=["variants"])
 class VariantOption(BaseModel):
     default: Any
     allowed: list[Any]
+    label: str
+    words: list[str]
 
 
 class Variant(BaseModel):
     name: str
+    title: str
     players: tuple[int, int]
     options: dict[str, VariantOption]
     layout: Literal["line", "spinner", "trains"]

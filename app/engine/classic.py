@@ -6,14 +6,17 @@ from functools import cache
 from typing import Any, ClassVar
 
 from app.engine.game import Game, Result
-from app.engine.options import Option
+from app.engine.options import Option, target_option
 from app.engine.rating import higher_wins_gains
 from app.engine.scoring import classic_hand_points, classic_round_credits
 
 
 class Classic(Game):
     variant: ClassVar[str] = "classic"
-    options_spec: ClassVar[dict[str, Option]] = {"target": Option(100, (100, 150, 200))}
+    title: ClassVar[str] = "Classic"
+    options_spec: ClassVar[dict[str, Option]] = {
+        "target": target_option(100, 150, 200)
+    }
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from app.engine.errors import OptionsError
 from app.engine.game import Event, Game, Move, Result
 from app.engine.layouts import Layout, Line, Spinner
-from app.engine.options import Option
+from app.engine.options import TEAMS, Option, target_option
 from app.engine.rating import higher_wins_gains
 from app.engine.shuffle import ByteStream
 
@@ -45,13 +45,23 @@ def fives_bonus(others: int, own: int, rule: str, multiple: int) -> int:
 
 class Fives(Game):
     variant: ClassVar[str] = "fives"
+    title: ClassVar[str] = "Fives"
     options_spec: ClassVar[dict[str, Option]] = {
-        "target": Option(100, (100, 250, 500)),
-        "spinner": Option(True, (True, False)),
-        "spinner_count": Option("gambler", ("gambler", "full")),
-        "bonus": Option("divided", ("divided", "rounded")),
-        "multiple": Option(5, (5, 3)),
-        "teams": Option(False, (False, True)),
+        "target": target_option(100, 250, 500),
+        "spinner": Option(
+            True, (True, False), "Spinner (the first double opens four ends)",
+            ("Spinner", "No spinner"),
+        ),
+        "spinner_count": Option(
+            "gambler", ("gambler", "full"), "The spinner counts",
+            ("Spinner: only tiles on it count", "Spinner: its open sides count"),
+        ),
+        "bonus": Option(
+            "divided", ("divided", "rounded"), "Hand bonus",
+            ("Bonus divided", "Bonus rounded, not divided"),
+        ),
+        "multiple": Option(5, (5, 3), "Scoring", ("Fives", "All Threes")),
+        "teams": TEAMS,
     }
     layout: ClassVar[str] = Spinner.kind
     team_play: ClassVar[bool] = True

@@ -10,8 +10,10 @@ How a new variant plugs in: a subclass in its own module plus one line in
 `app/engine/variants.py`'s `VARIANTS`. The subclass says only what differs:
 
 Class attributes
-  `variant` (its PROTOCOL name), `max_pip`, `min_players`/`max_players`,
-  `options_spec` (name -> `Option(default, allowed)`: the one place its options live),
+  `variant` (its PROTOCOL name), `title` (its name for people), `max_pip`,
+  `min_players`/`max_players`,
+  `options_spec` (name -> `Option(default, allowed, label, words)`: the one place its
+  options live, with the words clients show for them),
   `layout` (the kind for GET /api/variants: "line", "spinner" or "trains"),
   `wins` ("higher" or "lower"), `team_play` (can be played by teams of two),
   `move_fields` (extra move fields it understands, e.g. Donkey's "closed"; they travel in
@@ -89,8 +91,9 @@ class VariantInfo(TypedDict):
     """A variant as GET /api/variants lists it (PROTOCOL §2a)."""
 
     name: str
+    title: str
     players: list[int]  # [min, max]
-    options: dict[str, dict[str, Any]]  # name -> {"default", "allowed"}
+    options: dict[str, dict[str, Any]]  # name -> {"default", "allowed", "label", "words"}
     layout: str  # "line" | "spinner" | "trains"
     wins: str  # "higher" | "lower"
     teams: bool
@@ -136,6 +139,7 @@ class Game(ABC):
     """
 
     variant: ClassVar[str]
+    title: ClassVar[str]  # the variant's name for people
     max_pip: ClassVar[int] = 6
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
@@ -149,11 +153,25 @@ class Game(ABC):
 
     ts: ClassVar[TileSet]
     _tables: ClassVar[dict[str | None, tuple[Move, ...]]]
+    _own_ends: ClassVar[bool]
+    _own_checks: ClassVar[bool]
+    _own_after: ClassVar[bool]
+    _own_again: ClassVar[bool]
+    _own_can: ClassVar[bool]
+    _own_moves: ClassVar[bool]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.ts = tile_set(cls.max_pip)
         cls._tables = {}  # per end name: the move of each tile id on that end
+        # play() skips the hooks a variant leaves as they are: it runs thousands of times a
+        # second in searches and simulations.
+        cls._own_ends = cls.ends_for is not Game.ends_for
+        cls._own_checks = cls.check_move is not Game.check_move
+        cls._own_after = cls.after_place is not Game.after_place
+        cls._own_again = cls.plays_again is not Game.plays_again
+        cls._own_can = cls.can_place is not Game.can_place
+        cls._own_moves = cls._own_checks or cls._own_after or cls._own_again  # they see the Move
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         self.players = players
@@ -193,6 +211,7 @@ class Game(ABC):
         """The variant as GET /api/variants lists it (PROTOCOL §2a)."""
         return {
             "name": cls.variant,
+            "title": cls.title,
             "players": [cls.min_players, cls.max_players],
             "options": {name: opt.to_dict() for name, opt in cls.options_spec.items()},
             "layout": cls.layout,
@@ -236,7 +255,8 @@ class Game(ABC):
     def moves_for(self, seat: int) -> Iterator[Move]:
         """Every move `seat` may make now (both ends listed when a tile fits both)."""
         hand = self.hands[seat]
-        if self.board.empty:
+        board = self.board
+        if not board.size:
             leads = self._moves_on(None)
             if self.required_lead is not None:
                 if hand >> self.required_lead & 1:
@@ -246,9 +266,11 @@ class Game(ABC):
                 yield leads[i]
             return
         suits, tables = self.ts.suits, self._tables
-        for end, number in self.ends_for(seat).items():
-            table = tables.get(end) or self._moves_on(end)
+        for end, number in (self.ends_for(seat) if self._own_ends else board.open).items():
             fitting = hand & suits[number]
+            if not fitting:
+                continue
+            table = tables.get(end) or self._moves_on(end)
             while fitting:
                 bit = fitting & -fitting
                 yield table[bit.bit_length() - 1]
@@ -272,14 +294,15 @@ class Game(ABC):
         return False
 
     def can_place(self, seat: int) -> bool:
-        return bool(self.hands[seat] & self.board.fits_mask(self.ends_for(seat)))
+        ends = self.ends_for(seat) if self._own_ends else None
+        return bool(self.hands[seat] & self.board.fits_mask(ends))
 
     def cannot_place(self, seat: int, events: list[Event]) -> bool:
         """`seat` has no tile to place: draw until one fits, else knock (RULES 1.3).
 
         Appends the events (draw counts, knock); returns whether the seat can place now.
         """
-        fits = self.board.fits_mask(self.ends_for(seat))
+        fits = self.board.fits_mask(self.ends_for(seat) if self._own_ends else None)
         hands, bazaar = self.hands, self.bazaar
         drawn = 0
         playable = False
@@ -482,10 +505,10 @@ class Game(ABC):
             if end is None:
                 del entry["end"]
         else:  # the common case, kept cheap: a cached move and a plain entry
-            resolved = self._moves_on(end)[tid]
-            self.check_move(seat, resolved)
-            name = self.ts.names[tid]
-            entry = {"seat": seat, "tile": name}
+            if self._own_moves:
+                resolved = (self._tables.get(end) or self._moves_on(end))[tid]
+                self.check_move(seat, resolved)
+            entry = {"seat": seat, "tile": self.ts.names[tid]}
             if end is not None:
                 entry["end"] = end
         self.hands[seat] ^= bit
@@ -496,12 +519,13 @@ class Game(ABC):
         self.rounds[-1]["moves"].append(entry)
         self.last_placer = seat
         events: list[Event] = [{"type": "play", "round": self.round, **entry, "end": end}]
-        events += self.after_place(seat, resolved)
+        if self._own_after:
+            events += self.after_place(seat, resolved)
         if not self.hands[seat]:
             events += self._end_round("out", seat)
         elif self.makes_fish():
             events += self._end_round("fish", seat)
-        elif self.plays_again(seat, resolved):
+        elif self._own_again and self.plays_again(seat, resolved):
             events += self._pass_turn(seat)
         else:
             events += self._pass_turn((seat + 1) % self.players)
@@ -535,7 +559,7 @@ class Game(ABC):
         return tuple(also), tuple(flags)
 
     def _resolve_end(self, seat: int, tid: int, end: str | None) -> str | None:
-        ends = self.ends_for(seat)
+        ends = self.ends_for(seat) if self._own_ends else self.board.open
         if end is not None:
             number = ends.get(end)
             if number is not None and (number == self.ts.low[tid] or number == self.ts.high[tid]):
@@ -577,8 +601,11 @@ class Game(ABC):
         that cannot follows `cannot_place` (draw, knock); a block ends the round."""
         events: list[Event] = []
         passes = 0
+        # The same open ends for every seat unless the variant narrows them per seat.
+        fits = -1 if self._own_ends or self._own_can else self.board.fits_all
         while True:
-            if self.can_place(seat) or self.cannot_place(seat, events):
+            can = self.hands[seat] & fits if fits >= 0 else self.can_place(seat)
+            if can or self.cannot_place(seat, events):
                 self.turn = seat
                 return events
             passes += 1

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from app.engine.errors import OptionsError
 from app.engine.game import Game, Result
 from app.engine.layouts import LEFT, RIGHT
-from app.engine.options import Option
+from app.engine.options import TEAMS, Option
 from app.engine.rating import goat_gains
 from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
 
@@ -19,9 +19,10 @@ MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
 
 class Goat(Game):
     variant: ClassVar[str] = "goat"
+    title: ClassVar[str] = "Goat"
     options_spec: ClassVar[dict[str, Option]] = {
-        "fish_rule": Option("all", ("all", "one")),
-        "teams": Option(False, (False, True)),
+        "fish_rule": Option("all", ("all", "one"), "Fish", ("Fish for all", "Fish to one")),
+        "teams": TEAMS,
     }
     wins: ClassVar[str] = "lower"
     team_play: ClassVar[bool] = True

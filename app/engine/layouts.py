@@ -58,7 +58,7 @@ class Layout(ABC):
         self.open: dict[str, int] = {}
         self.on_table = [0] * (ts.max_pip + 1)
         self.size = 0  # tiles on the table
-        self._mask = -1  # fits_mask() of the open ends, once asked (-1: not yet)
+        self.fits_all = 0  # bit mask of every tile that fits an open end (kept by place)
 
     @property
     def empty(self) -> bool:
@@ -76,9 +76,7 @@ class Layout(ABC):
     def fits_mask(self, ends: dict[str, int] | None = None) -> int:
         """The bit mask of every tile that fits one of `ends` (default: all open ends)."""
         if ends is None or ends is self.open:
-            if self._mask < 0:  # computed once per position: every seat's turn asks
-                self._mask = self._mask_of(self.open)
-            return self._mask
+            return self.fits_all
         return self._mask_of(ends)
 
     def _mask_of(self, ends: dict[str, int]) -> int:
@@ -87,9 +85,12 @@ class Layout(ABC):
             mask |= suits[n]
         return mask
 
+    def _opened(self) -> None:
+        """The open ends changed other than by a line's two ends: recompute `fits_all`."""
+        self.fits_all = self._mask_of(self.open)
+
     def _count_tile(self, tid: int) -> None:
         lo, hi = self.ts.low[tid], self.ts.high[tid]
-        self._mask = -1  # every placement changes the open ends
         self.size += 1
         if lo != hi:
             self.on_table[lo] += 1
@@ -172,23 +173,26 @@ class Line(Layout):
         self.right_arm: list[Placed] = []
 
     def place(self, tid: int, end: str | None) -> None:
-        self._count_tile(tid)
         lo, hi = self.ts.low[tid], self.ts.high[tid]
+        self.size += 1  # _count_tile, inlined: this is the hot path of every game
+        if lo != hi:
+            self.on_table[lo] += 1
+            self.on_table[hi] += 1
         if end is None:
             self.right_arm.append((tid, lo, hi))
             self.open = {LEFT: lo, RIGHT: hi}
         elif end == LEFT:
-            _, shown, outer = self._oriented(tid, self.open[LEFT])
+            shown = self.open[LEFT]
+            outer = hi if lo == shown else lo
             self.left_arm.append((tid, outer, shown))
             self.open[LEFT] = outer
         else:
-            placed = self._oriented(tid, self.open[RIGHT])
-            self.right_arm.append(placed)
-            self.open[RIGHT] = placed[2]
-        self._placed(tid, end)
-
-    def _placed(self, tid: int, end: str | None) -> None:
-        """After a tile is down (a spinner opens its short sides here)."""
+            shown = self.open[RIGHT]
+            outer = hi if lo == shown else lo
+            self.right_arm.append((tid, shown, outer))
+            self.open[RIGHT] = outer
+        suits = self.ts.suits
+        self.fits_all = suits[self.open[LEFT]] | suits[self.open[RIGHT]]
 
     @property
     def line(self) -> list[Placed]:
@@ -223,6 +227,7 @@ class Line(Layout):
         self.right_arm = self._ids(data["line"])
         if self.right_arm:
             self.open = {LEFT: self.right_arm[0][1], RIGHT: self.right_arm[-1][2]}
+        self._opened()
 
     def _copy_arms(self, source: Self) -> None:
         self.left_arm = list(source.left_arm)
@@ -261,16 +266,17 @@ class Spinner(Line):
             placed = self._oriented(tid, self.open[end])
             arm.append(placed)
             self.open[end] = placed[2]
+            self._opened()
             return
         super().place(tid, end)
-
-    def _placed(self, tid: int, end: str | None) -> None:
         if self.spinner is None and self.ts.low[tid] == self.ts.high[tid]:
             self.spinner = tid
         if UP not in self.open and self.spinning:
             n = self.ts.low[self.spinner]  # type: ignore[index]
             self.open[UP] = n
             self.open[DOWN] = n
+        if UP in self.open:
+            self._opened()
 
     def count(self) -> int:
         total = super().count()
@@ -315,6 +321,7 @@ class Spinner(Line):
             n = self.ts.low[self.spinner]  # type: ignore[index]
             self.open[UP] = self.up_arm[-1][2] if self.up_arm else n
             self.open[DOWN] = self.down_arm[-1][2] if self.down_arm else n
+        self._opened()
 
     def _copy_arms(self, source: Self) -> None:
         super()._copy_arms(source)
@@ -352,10 +359,11 @@ class Trains(Layout):
         if end is None:
             self.engine = tid
             self.open = {e: self.ts.low[tid] for e in self.trains}
-            return
-        placed = self._oriented(tid, self.open[end])
-        self.trains[end].append(placed)
-        self.open[end] = placed[2]
+        else:
+            placed = self._oriented(tid, self.open[end])
+            self.trains[end].append(placed)
+            self.open[end] = placed[2]
+        self._opened()
 
     def view(self) -> list[ViewEntry]:
         if self.engine is None:
@@ -387,6 +395,7 @@ class Trains(Layout):
             if arm:
                 self.open[end] = self.trains[end][-1][2]
         self.markers = set(data["markers"])
+        self._opened()
 
     def _copy_arms(self, source: Self) -> None:
         self.trains = {end: list(arm) for end, arm in source.trains.items()}

@@ -26,6 +26,7 @@ FIFTH = 5
 
 class Telephone(Fives):
     variant: ClassVar[str] = "telephone"
+    title: ClassVar[str] = "Telephone"
     options_spec: ClassVar[dict[str, Option]] = {}
     team_play: ClassVar[bool] = False
 

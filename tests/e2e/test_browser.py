@@ -13,7 +13,7 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -142,6 +142,20 @@ def finished(page: Page) -> bool:
     return page.locator("[data-testid=result]").is_visible()
 
 
+def play_to_the_end(tabs: list[Tab], move: Callable[[Tab], bool]) -> None:
+    """Each player in turn makes `move` (True: he played) until every page shows the
+    result, within GAME_SECONDS."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while not all(finished(tab.page) for tab in tabs):
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        played = False
+        for tab in tabs:
+            if not finished(tab.page) and move(tab):
+                played = True
+        if not played:
+            tabs[0].page.wait_for_timeout(50)
+
+
 def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_tab) -> None:
     suffix = secrets.token_hex(3)
     masha, alex = f"masha_{suffix}", f"alex_{suffix}"
@@ -197,14 +211,12 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
     # Play the whole game by clicking, reloading one player's page once mid-game.
     moves = 0
     reloaded = False
-    deadline = time.monotonic() + GAME_SECONDS
-    while not (finished(a.page) and finished(b.page)):
-        assert time.monotonic() < deadline, "the game did not finish in time"
-        played = False
-        for tab in (a, b):
-            if not finished(tab.page) and take_turn(tab.page, keyboard=moves % 3 == 1):
-                played = True
-                moves += 1
+
+    def move(tab: Tab) -> bool:
+        nonlocal moves, reloaded
+        if not take_turn(tab.page, keyboard=moves % 3 == 1):
+            return False
+        moves += 1
         if moves >= 6 and not reloaded:
             shot(a.page, "table-mid-game")
             shot(b.page, "table-mid-game-phone")
@@ -213,8 +225,9 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
             expect(a.page.locator("[data-testid=hand] .hand-tile")).to_have_count(len(before))
             assert sorted(hand_of(a.page)) == before
             reloaded = True
-        if not played:
-            a.page.wait_for_timeout(50)
+        return True
+
+    play_to_the_end([a, b], move)
     assert reloaded and moves > 10
 
     # The end: the score sheet, the goat and the rating gains, for players and watcher.
@@ -278,12 +291,20 @@ def wait_for_record(server: Server, game_id: str) -> None:
         time.sleep(0.2)
 
 
-def test_resigning_asks_first_and_ends_the_game(server: Server, open_tab) -> None:
+def two_signed_up(
+    server: Server, open_tab, first: str, second: str, viewports=(DESKTOP, DESKTOP)
+) -> tuple[Tab, Tab, str, str]:
+    """Two browsers, each signed up as a new player (names made unique)."""
     suffix = secrets.token_hex(3)
-    olya, serg = f"olya_{suffix}", f"serg_{suffix}"
-    a, b = open_tab(DESKTOP), open_tab(DESKTOP)
-    sign_up(a, server, olya)
-    sign_up(b, server, serg)
+    a, b = (open_tab(v) for v in viewports)
+    names = f"{first}_{suffix}", f"{second}_{suffix}"
+    sign_up(a, server, names[0])
+    sign_up(b, server, names[1])
+    return a, b, *names
+
+
+def test_resigning_asks_first_and_ends_the_game(server: Server, open_tab) -> None:
+    a, b, olya, _serg = two_signed_up(server, open_tab, "olya", "serg")
     form = a.page.locator("[data-testid=create-table]")
     form.get_by_label("Casual").check()
     form.get_by_role("button", name="Create table").click()
@@ -365,11 +386,7 @@ def test_two_players_play_fives_by_clicking_with_a_move_on_the_spinner(
     """RULES §4 in the browser: the create form and its options come from GET /api/variants;
     a whole Fives game is played by clicking, including tiles on the spinner's `up` arm;
     points during play pop up as "+N"; the cross fits a 360 px phone."""
-    suffix = secrets.token_hex(3)
-    vera, ivan = f"vera_{suffix}", f"ivan_{suffix}"
-    a, b = open_tab(DESKTOP), open_tab(PHONE)
-    sign_up(a, server, vera)
-    sign_up(b, server, ivan)
+    a, b, vera, ivan = two_signed_up(server, open_tab, "vera", "ivan", (DESKTOP, PHONE))
     form = a.page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("fives")
     expect(form.locator("select[name=target]")).to_have_value("100")
@@ -391,35 +408,28 @@ def test_two_players_play_fives_by_clicking_with_a_move_on_the_spinner(
 
     up_moves = 0
     pops = 0
-    shots = False
-    deadline = time.monotonic() + GAME_SECONDS
-    while not (finished(a.page) and finished(b.page)):
-        assert time.monotonic() < deadline, "the game did not finish in time"
-        played = False
-        for tab in (a, b):
-            if finished(tab.page):
-                continue
-            on_up = take_turn_preferring_up(tab.page)
-            if on_up is None:
-                continue
-            played = True
-            up_moves += on_up
-            pops += tab.page.locator("[data-testid=score-pop]").count()
-            if on_up and not shots:
-                for t in (a, b):
-                    up_arm = t.page.locator("[data-testid=spinner] [data-arm=up]")
-                    expect(up_arm).not_to_have_count(0)
-                shot(a.page, "fives-spinner")
-                shot(b.page, "fives-spinner-phone")
-                # The cross fits the phone's board: no tile is cut off at the sides.
-                box = b.page.locator("[data-testid=board]").bounding_box()
-                left, right = box["x"] - 1, box["x"] + box["width"] + 1
-                for tile in b.page.locator("[data-testid=spinner] .chain-tile").all():
-                    t = tile.bounding_box()
-                    assert left <= t["x"] and t["x"] + t["width"] <= right
-                shots = True
-        if not played:
-            a.page.wait_for_timeout(50)
+
+    def move(tab: Tab) -> bool:
+        nonlocal up_moves, pops
+        on_up = take_turn_preferring_up(tab.page)
+        if on_up is None:
+            return False
+        pops += tab.page.locator("[data-testid=score-pop]").count()
+        if on_up and not up_moves:
+            for t in (a, b):
+                expect(t.page.locator("[data-testid=spinner] [data-arm=up]")).not_to_have_count(0)
+            shot(a.page, "fives-spinner")
+            shot(b.page, "fives-spinner-phone")
+            # The cross fits the phone's board: no tile is cut off at the sides.
+            box = b.page.locator("[data-testid=board]").bounding_box()
+            left, right = box["x"] - 1, box["x"] + box["width"] + 1
+            for tile in b.page.locator("[data-testid=spinner] .chain-tile").all():
+                t = tile.bounding_box()
+                assert left <= t["x"] and t["x"] + t["width"] <= right
+        up_moves += on_up
+        return True
+
+    play_to_the_end([a, b], move)
     assert up_moves >= 1, "no tile was ever played on the spinner's up arm"
     assert pops >= 1, "no points scored during play were shown"
 

@@ -30,15 +30,19 @@ def test_every_variant_describes_itself() -> None:
         assert info["layout"] in ("line", "spinner", "trains")
         assert info["wins"] in ("higher", "lower")
         defaults = {k: o["default"] for k, o in info["options"].items()}
+        assert info["title"]
         for option in info["options"].values():
             assert option["default"] in option["allowed"]
+            assert option["label"] and len(option["words"]) == len(option["allowed"])
         assert validate_options(name, high, {}) == defaults
     fish_rule = described["goat"]["options"]["fish_rule"]
-    assert fish_rule == {"default": "all", "allowed": ["all", "one"]}
-    assert described["goat"]["teams"] is True and described["goat"]["wins"] == "lower"
-    assert described["classic"]["options"] == {
-        "target": {"default": 100, "allowed": [100, 150, 200]}
+    assert fish_rule == {
+        "default": "all", "allowed": ["all", "one"],
+        "label": "Fish", "words": ["Fish for all", "Fish to one"],
     }
+    assert described["goat"]["teams"] is True and described["goat"]["wins"] == "lower"
+    assert described["classic"]["options"]["target"]["allowed"] == [100, 150, 200]
+    assert described["classic"]["title"] == "Classic"
 
 
 @pytest.mark.parametrize(

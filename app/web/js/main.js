@@ -5,6 +5,7 @@ import { auth } from "./api.js";
 import { h, replace } from "./dom.js";
 import { socket } from "./socket.js";
 import { signOut, toast } from "./ui.js";
+import { loadVariants } from "./variants.js";
 import { renderAuth } from "./views/auth.js";
 import { renderLeaderboard } from "./views/leaderboard.js";
 import { renderLobby } from "./views/lobby.js";
@@ -84,4 +85,5 @@ window.addEventListener("hashchange", route);
 window.addEventListener("domino:auth", renderHeader);
 renderHeader();
 socket.connect();
-route();
+// Variant names and option words come from the server: draw the first page once they are here.
+loadVariants().catch(() => {}).finally(route);

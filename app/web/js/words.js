@@ -2,62 +2,41 @@
 
 import { variantInfo } from "./variants.js";
 
-export const VARIANT_NAMES = {
-  goat: "Goat",
-  classic: "Classic",
-  fives: "Fives",
-  mexican_train: "Mexican Train",
-  telephone: "Telephone",
-  sea_goat: "Sea Goat",
-  donkey: "Donkey",
-  sport_goat: "Sport Goat",
-  general: "General",
-};
-
+// Names of variants and words for their options come from GET /api/variants; until
+// it has arrived (or for a variant it does not list) the plain names stand in.
 export function variantName(v) {
-  return VARIANT_NAMES[v] || String(v).replace(/_/g, " ");
+  const info = variantInfo(v);
+  return info && info.title ? info.title : String(v).replace(/_/g, " ");
 }
 
-// Words for options (the options themselves come from GET /api/variants): a label for
-// the form and a word for each value; anything not listed falls back to its name.
-const OPTION_WORDS = {
-  fish_rule: { label: "Fish", values: { all: "Fish for all", one: "Fish to one" } },
-  teams: { label: "Teams (partners sit opposite)", values: { true: "Teams" } },
-  target: { label: "Play to", value: (v) => `Target ${v}` },
-  spinner: { label: "Spinner (the first double opens four ends)", values: { true: "Spinner", false: "No spinner" } },
-  spinner_count: {
-    label: "The spinner counts",
-    values: { gambler: "Spinner: only tiles on it count", full: "Spinner: its open sides count" },
-  },
-  bonus: { label: "Hand bonus", values: { divided: "Bonus ÷ 5", rounded: "Bonus rounded, not divided" } },
-  multiple: { label: "Scoring", values: { 5: "Fives", 3: "All Threes" } },
-  scoring: { label: "Scoring", values: { plus: "Winner scores", minus: "Lowest wins" } },
-  rounds: { label: "Rounds", value: (v) => `${v} rounds` },
-  minutes: { label: "Minutes", value: (v) => `${v} minutes` },
-};
+function optionSpec(variant, name) {
+  const info = variantInfo(variant);
+  return info && info.options ? info.options[name] || null : null;
+}
 
-export function optionLabel(name) {
-  return (OPTION_WORDS[name] && OPTION_WORDS[name].label) || name.replace(/_/g, " ");
+/** The label of an option in a form. */
+export function optionLabel(variant, name) {
+  const spec = optionSpec(variant, name);
+  return spec && spec.label ? spec.label : name.replace(/_/g, " ");
 }
 
 /** The word for one option value ("" for a switch that is off). */
-export function optionValueWord(name, value) {
-  const words = OPTION_WORDS[name];
-  if (words && words.values && String(value) in words.values) return words.values[String(value)];
-  if (words && words.value) return words.value(value);
+export function optionValueWord(variant, name, value) {
+  const spec = optionSpec(variant, name);
+  const i = spec ? (spec.allowed || []).indexOf(value) : -1;
+  if (i >= 0 && spec.words && spec.words[i] !== undefined) return spec.words[i];
   if (value === false) return "";
-  if (value === true) return optionLabel(name);
-  return `${optionLabel(name)}: ${value}`;
+  if (value === true) return optionLabel(variant, name);
+  return `${optionLabel(variant, name)}: ${value}`;
 }
 
-/** Words for a table's options; with the variant's description, defaults are left out. */
+/** Words for a table's options, leaving out those at their defaults. */
 export function optionWords(variant, options) {
-  const info = variantInfo(variant);
   const out = [];
   for (const [key, value] of Object.entries(options || {})) {
-    const spec = info && info.options ? info.options[key] : null;
+    const spec = optionSpec(variant, key);
     if (spec && spec.default === value) continue;
-    const word = optionValueWord(key, value);
+    const word = optionValueWord(variant, key, value);
     if (word) out.push(word);
   }
   return out;

@@ -49,24 +49,24 @@ function tableCard(table) {
 }
 
 /** One option's control: a switch for a yes/no option, radios for a few words, else a list. */
-function optionControl(name, spec) {
+function optionControl(variant, name, spec) {
   const allowed = spec.allowed || [];
   if (allowed.length === 2 && allowed.every((v) => typeof v === "boolean")) {
     const box = h("input", { type: "checkbox", name, checked: spec.default === true });
-    return { node: h("label", { class: "inline" }, box, ` ${optionLabel(name)}`), value: () => box.checked };
+    return { node: h("label", { class: "inline" }, box, ` ${optionLabel(variant, name)}`), value: () => box.checked };
   }
   if (allowed.every((v) => typeof v === "string") && allowed.length <= 3) {
     const radios = allowed.map((v) => h("input", { type: "radio", name, value: v, checked: v === spec.default }));
     return {
-      node: h("fieldset", {}, h("legend", {}, optionLabel(name)),
-        radios.map((r, i) => h("label", { class: "inline" }, r, ` ${optionValueWord(name, allowed[i])}`))),
+      node: h("fieldset", {}, h("legend", {}, optionLabel(variant, name)),
+        radios.map((r, i) => h("label", { class: "inline" }, r, ` ${optionValueWord(variant, name, allowed[i])}`))),
       value: () => allowed[radios.findIndex((r) => r.checked)],
     };
   }
   const select = h("select", { name },
-    allowed.map((v) => h("option", { value: String(v), selected: v === spec.default }, optionValueWord(name, v))));
+    allowed.map((v) => h("option", { value: String(v), selected: v === spec.default }, optionValueWord(variant, name, v))));
   return {
-    node: h("label", {}, optionLabel(name), select),
+    node: h("label", {}, optionLabel(variant, name), select),
     value: () => allowed.find((v) => String(v) === select.value),
   };
 }
@@ -97,7 +97,7 @@ function createForm(variants) {
     replace(seats, Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) =>
       h("option", { value: String(n), selected: String(n) === before }, `${n} players`)));
     controls = {};
-    for (const [name, spec] of Object.entries(info.options || {})) controls[name] = optionControl(name, spec);
+    for (const [name, spec] of Object.entries(info.options || {})) controls[name] = optionControl(info.name, name, spec);
     replace(optionsBox, Object.values(controls).map((c) => c.node));
     syncTeams();
   };
