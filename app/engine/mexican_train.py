@@ -44,11 +44,15 @@ MAX_PIP = 12
 
 class MexicanTrain(Game):
     variant: ClassVar[str] = "mexican_train"
+    title: ClassVar[str] = "Mexican Train"
     max_pip: ClassVar[int] = MAX_PIP
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options_spec: ClassVar[dict[str, Option]] = {
-        "scoring": Option("penalty", ("penalty", "plus")),
+        "scoring": Option(
+            "penalty", ("penalty", "plus"), "Scoring",
+            ("Penalty points (pips left in hand)", "Plus points (going out scores the rest)"),
+        ),
     }
     layout: ClassVar[str] = Trains.kind
     wins: ClassVar[str] = "lower"
