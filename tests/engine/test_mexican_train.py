@@ -427,3 +427,22 @@ def test_conservation_hiding_and_replay(
     record = json.loads(json.dumps(game.record(names)))
     assert len(record["rounds"]) == 13
     assert replay_record(bare(record)) == record
+
+
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_never_two_open_doubles_and_every_turn_has_a_move(players: int) -> None:
+    """RULES §5 Choice: only one open double at a time. After every move of whole random
+    games: at most one train ends in a double, and it is the one the view names; the seat
+    on turn always has a legal move, on the trains `ends_for` allows."""
+    game = new_game("mexican_train", players, {}, bytes([40 + players]) * 32)
+    rng = random.Random(players)
+    while game.status == "playing":
+        open_doubles = [
+            end for end, arm in game.board.trains.items()
+            if arm and MexicanTrain.ts.low[arm[-1][0]] == MexicanTrain.ts.high[arm[-1][0]]
+        ]
+        assert len(open_doubles) <= 1
+        assert game.view(None)["open_double"] == (open_doubles[0] if open_doubles else None)
+        moves = list(game.legal_moves())
+        assert moves and {m.end for m in moves} <= set(game.ends_for(game.turn))
+        game.play(game.turn, rng.choice(moves))
