@@ -14,18 +14,13 @@ import time
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_browser import (  # noqa: F401 (pytest fixtures)
-    DESKTOP,
-    PHONE,
-    Tab,
-    browser,
-    open_tab,
-    seq_of,
-    shot,
-    sign_up,
-    wait_seq_after,
-)
+from tests.e2e import test_browser
+from tests.e2e.test_browser import DESKTOP, PHONE, Tab, seq_of, shot, sign_up, wait_seq_after
 from tests.servers import Server
+
+# The browser and its tabs, as the other browser tests get them.
+browser = test_browser.browser
+open_tab = test_browser.open_tab
 
 ROUND_SECONDS = 360  # one round of four players, clicked, on a busy machine
 
@@ -156,3 +151,42 @@ def test_four_players_play_mexican_train_in_the_browser(server: Server, open_tab
     assert ends <= {"mexican", "train:0", "train:1", "train:2", "train:3"}
     for tab in tabs:
         tab.assert_clean()
+
+
+def test_an_eight_seat_table_fits_a_phone(server: Server, open_tab) -> None:
+    """Eight players (seated over HTTP): the player on a 360 px phone sees the engine, the
+    Mexican train and eight trains, every row inside the board, and seven other seats."""
+    suffix = secrets.token_hex(3)
+    names = [f"p{i}_{suffix}" for i in range(8)]
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        tokens = []
+        for name in names:
+            r = http.post("/api/auth/register", json={"username": name, "password": "password123"})
+            assert r.status_code == 201, r.text
+            tokens.append({"Authorization": f"Bearer {r.json()['token']}"})
+        r = http.post("/api/tables", headers=tokens[0], json={
+            "variant": "mexican_train", "seats": 8, "options": {}, "turn_seconds": 300,
+            "rated": False,
+        })
+        assert r.status_code == 201, r.text
+        table_id = r.json()["id"]
+        for seat in range(1, 8):
+            r = http.post(f"/api/tables/{table_id}/join", headers=tokens[seat], json={"seat": seat})
+            assert r.status_code == 200, r.text
+    tab = open_tab(PHONE)
+    page = tab.page
+    page.goto(f"{server.url}/#/signin")
+    form = page.locator("form").filter(has=page.get_by_role("button", name="Sign in"))
+    form.locator("input[name=username]").fill(names[5])
+    form.locator("input[name=password]").fill("password123")
+    form.get_by_role("button", name="Sign in").click()
+    expect(page.locator("[data-testid=me]")).to_have_text(names[5])
+    page.goto(f"{server.url}/#/table/{table_id}")
+    rows = page.locator("[data-testid=trains] .train-row")
+    expect(rows).to_have_count(9)
+    assert rows.nth(1).get_attribute("data-train") == "train:5"
+    expect(page.locator(".seats .seat-card")).to_have_count(7)
+    expect(page.locator("[data-testid=hand] .hand-tile").first).to_be_visible()
+    fits_the_board(page)
+    shot(page, "trains-eight-seats-360")
+    tab.assert_clean()
