@@ -1,7 +1,7 @@
 """The rules engine: pure, deterministic, standard library only."""
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
-from app.engine.game import Game, Move, Placement, Result, RoundEnd, VariantInfo
+from app.engine.game import Game, Move, Placement, Result, RoundEnd, Standings, VariantInfo
 from app.engine.layouts import Layout, Line, Spinner, Trains
 from app.engine.options import Option
 from app.engine.records import RECORD_FORMAT, replay_positions, replay_record
@@ -32,6 +32,7 @@ __all__ = [
     "Result",
     "RoundEnd",
     "Spinner",
+    "Standings",
     "Tile",
     "Trains",
     "VariantInfo",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar
 
-from app.engine.game import Game, Result
+from app.engine.game import Game, Result, Standings
 from app.engine.options import Option, target_option
 from app.engine.rating import higher_wins_gains
 from app.engine.scoring import classic_hand_points, classic_round_credits
@@ -48,7 +48,7 @@ class Classic(Game):
     def standings_view(self, seat: int) -> dict[str, Any]:
         return {"account": self.totals[seat], "opened": True, "remembered": 0}
 
-    def standings_record(self) -> dict[str, Any]:
+    def standings_record(self) -> Standings:
         return {"scores": list(self.totals)}
 
     def game_over(self) -> Result | None:

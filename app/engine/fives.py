@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from app.engine.errors import OptionsError
-from app.engine.game import Event, Game, Move, Result
+from app.engine.game import Event, Game, Move, Result, Standings
 from app.engine.layouts import Layout, Line, Spinner
 from app.engine.options import TEAMS, Option, target_option
 from app.engine.rating import higher_wins_gains
@@ -108,7 +108,7 @@ class Fives(Game):
         return 7 if self.players == 2 else 5
 
     def lead_for_round(self) -> tuple[int, int | None]:
-        self.play_points = [0] * self.players
+        self.play_points = [0] * self.players  # a new hand: nothing scored in it yet
         if self.round == 0 or self.next_lead is None:
             if self.seed is None:
                 return 0, None
@@ -182,7 +182,7 @@ class Fives(Game):
         view = {"account": self.totals[self.side(seat)], "opened": True, "remembered": 0}
         return view | {"team": self.side(seat)} if self.teams else view
 
-    def standings_record(self) -> dict[str, Any]:
+    def standings_record(self) -> Standings:
         return {"scores": self.final_scores(), "play_points": list(self.play_points)}
 
     def extra_view(self) -> dict[str, Any]:

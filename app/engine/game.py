@@ -21,7 +21,9 @@ Class attributes
   called on a rating, e.g. "goats"), `history_keys` (standings copied into `view.history`).
 
 Deal and lead (required): `hand_size()`, `lead_for_round()`; optional `needs_redeal()`,
-  `check_options()`, `open_round()` (tiles put down before the first turn, with events).
+  `check_options()`, `open_round()`. `open_round()` runs once per deal, right after the
+  hands are dealt and the layout is new, before `lead_for_round()`: the place to set a
+  round up (e.g. put Mexican Train's engine double in the centre), returning its events.
 Layout: `new_layout()` (default a `Line`); `ends_for(seat)` narrows the open ends a seat
   may use (Mexican Train's own/marked trains).
 Turn policy hooks (defaults: the draw game of RULES §1.3):
@@ -38,6 +40,8 @@ Turn policy hooks (defaults: the draw game of RULES §1.3):
   `is_blocked(passes)` whether this many turns in a row without a placement end the
       round (default: every seat knocked);
   `makes_fish()` a round end recognised right after a placement (Goat's fish).
+  A hook a variant leaves as `Game` has it is not called at all on the hot path, so
+  overriding one costs only that variant.
 Scoring (required): `hand_points()`, `settle_round()`, `final_scores()`, `game_over()`,
   `standings_view()`, `standings_record()`; optional `round_points()`,
   `timeout_result()`, `extra_view()`, `state_extra()`/`load_extra()` (variant state in
@@ -57,7 +61,9 @@ from app.engine.rating import timeout_gains
 from app.engine.shuffle import commitment, deal_order
 from app.engine.tiles import Tile, TileSet, tile_set, value_order
 
-__all__ = ["LEFT", "RECORD_FORMAT", "RIGHT", "Event", "Game", "Move", "Placement", "Result"]
+__all__ = [
+    "LEFT", "RECORD_FORMAT", "RIGHT", "Event", "Game", "Move", "Placement", "Result", "Standings"
+]
 
 RECORD_FORMAT = "domino-record/1"
 Event = dict[str, Any]
@@ -70,6 +76,16 @@ class RoundEnd(TypedDict):
     by: int
     points: list[int]
     credited: list[int]
+
+
+class Standings(TypedDict, total=False):
+    """The standings after a round (PROTOCOL §3 per-round output fields): `scores` by
+    seat always; Goat's `remembered` and `carry`; points scored during play (Fives)."""
+
+    scores: list[int]
+    remembered: list[int]
+    carry: int
+    play_points: list[int]
 
 
 class Result(TypedDict):
@@ -139,7 +155,7 @@ class Game(ABC):
     """
 
     variant: ClassVar[str]
-    title: ClassVar[str]  # the variant's name for people
+    title: ClassVar[str] = ""  # the variant's name for people (default: from `variant`)
     max_pip: ClassVar[int] = 6
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
@@ -211,7 +227,7 @@ class Game(ABC):
         """The variant as GET /api/variants lists it (PROTOCOL §2a)."""
         return {
             "name": cls.variant,
-            "title": cls.title,
+            "title": cls.title or cls.variant.replace("_", " ").title(),
             "players": [cls.min_players, cls.max_players],
             "options": {name: opt.to_dict() for name, opt in cls.options_spec.items()},
             "layout": cls.layout,
@@ -343,7 +359,7 @@ class Game(ABC):
         ...
 
     @abstractmethod
-    def standings_record(self) -> dict[str, Any]:
+    def standings_record(self) -> Standings:
         """Per-round output fields of a record after the round is credited."""
         ...
 

@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from app.engine.errors import OptionsError
-from app.engine.game import Game, Result
+from app.engine.game import Game, Result, Standings
 from app.engine.layouts import LEFT, RIGHT
 from app.engine.options import TEAMS, Option
 from app.engine.rating import goat_gains
@@ -104,7 +104,7 @@ class Goat(Game):
         view = {"account": s.account, "opened": s.opened, "remembered": s.remembered}
         return view | {"team": self.side(seat)} if self.teams else view
 
-    def standings_record(self) -> dict[str, Any]:
+    def standings_record(self) -> Standings:
         return {
             "scores": self.final_scores(),
             "remembered": [self.standings[self.side(s)].remembered for s in range(self.players)],

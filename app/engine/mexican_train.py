@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
-from app.engine.game import Event, Game, Move, Result
+from app.engine.game import Event, Game, Move, Result, Standings
 from app.engine.layouts import MEXICAN, Layout, Trains, train_end
 from app.engine.options import Option
 from app.engine.rating import lower_wins_gains
@@ -223,7 +223,7 @@ class MexicanTrain(Game):
             "marker": seat in self.board.markers,
         }
 
-    def standings_record(self) -> dict[str, Any]:
+    def standings_record(self) -> Standings:
         return {"scores": list(self.totals)}
 
     def extra_view(self) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Properties every variant keeps, run over every variant in the registry (hypothesis):
 tile conservation, views that hide what they must, every offered move accepted, exports that
-replay exactly, mutated records rejected at the right round and move, and cheap copies.
+replay exactly, timeouts, mutated records rejected at the right round and move, and cheap
+copies.
 
 A new variant is covered by adding it to `VARIANTS`; nothing here names one.
 """
@@ -157,6 +158,16 @@ def test_running_games_export_copy_and_reject_mutations(
     replayed = replay_record(record)
     assert replayed == record and replayed["result"] is None
     assert "end" not in replayed["rounds"][-1]
+    # A timeout (or resignation) of any seat ends the game at once (RULES 1.10) and the
+    # record with its `timeout` replays to the same result.
+    seat = rng.randrange(players)
+    stopped = game.copy()
+    stopped.timeout(seat)
+    assert stopped.result["reason"] == "timeout" and stopped.result["losers"] == [seat]
+    assert stopped.result["rating"][seat] == 0
+    timed_out = json.loads(json.dumps(stopped.record(names)))
+    assert replay_record(timed_out) == timed_out
+    assert game.status == "playing"
     # Mutations: a tile the mover does not hold, or the wrong seat, is refused right there.
     moves = [(r, m) for r, rd in enumerate(record["rounds"]) for m in range(len(rd["moves"]))]
     assume(moves)
