@@ -55,12 +55,17 @@ def sheet_rounds(page: Page) -> tuple[int, int]:
 
 
 def fits_the_board(page: Page) -> None:
-    box = page.locator("[data-testid=board]").bounding_box()
-    left, right = box["x"] - 1, box["x"] + box["width"] + 1
-    for item in page.locator("[data-testid=trains] .chain-tile, [data-testid=trains] .end-choice, "
-                             "[data-testid=trains] .train-end").all():
-        b = item.bounding_box()
-        assert left <= b["x"] and b["x"] + b["width"] <= right, "a train runs off the board"
+    """Every tile, end and button of the trains lies inside the board (measured in one go
+    in the page, so a state arriving meanwhile cannot detach what is being measured)."""
+    outside = page.evaluate("""() => {
+        const board = document.querySelector("[data-testid=board]").getBoundingClientRect();
+        return [...document.querySelectorAll(
+            "[data-testid=trains] .chain-tile, [data-testid=trains] .end-choice, "
+            + "[data-testid=trains] .train-end")]
+          .map((el) => el.getBoundingClientRect())
+          .filter((b) => b.left < board.left - 1 || b.right > board.right + 1).length;
+    }""")
+    assert outside == 0, f"{outside} pieces of the trains run off the board"
 
 
 def test_four_players_play_mexican_train_in_the_browser(server: Server, open_tab) -> None:
@@ -149,6 +154,11 @@ def test_four_players_play_mexican_train_in_the_browser(server: Server, open_tab
         time.sleep(0.2)
     ends = {m["end"] for m in r.json()["rounds"][0]["moves"]}
     assert ends <= {"mexican", "train:0", "train:1", "train:2", "train:3"}
+    # The replay viewer draws the same trains, every one of them from the first position.
+    b = tabs[1].page
+    b.goto(f"{server.url}/#/replay/{game_id}")
+    expect(b.locator("[data-testid=trains] .train-row")).to_have_count(5)
+    expect(b.locator("[data-testid=engine]")).to_contain_text("Engine 12-12")
     for tab in tabs:
         tab.assert_clean()
 
