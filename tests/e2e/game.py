@@ -264,6 +264,7 @@ async def check_positions(server: Server, game: PlayedGame, record: dict[str, An
     for pos, (hands, bazaar) in zip(deals, expected, strict=True):
         # The deal, after anything done before the first turn: draws from the front of the
         # bazaar, a tile put on the table (Mexican Train's engine double).
+        assert 0 <= pos["bazaar"] <= len(bazaar)
         drawn = set(bazaar[: len(bazaar) - pos["bazaar"]])
         on_table = {c["tile"] for c in pos["chain"]}
         for dealt, now in zip(hands, pos["hands"], strict=True):
