@@ -9,16 +9,15 @@ from pydantic import AfterValidator
 
 from app.api.deps import SessionDep
 from app.api.schemas import Leaderboard
-from app.engine import VARIANTS
-from app.services import standings
+from app.services import standings, variants
 
 router = APIRouter(prefix="/api/leaderboard", tags=["leaderboard"])
 
 
 def playable(variant: str) -> str:
     """A variant the engine plays (a leaderboard of one nobody played yet is empty)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant; playable: {', '.join(VARIANTS)}")
+    if not variants.is_playable(variant):
+        raise ValueError(f"unknown variant; playable: {', '.join(variants.names())}")
     return variant
 
 

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from app.engine import describe_variants
+from app.services import variants as catalogue
 
 router = APIRouter(prefix="/api/variants", tags=["variants"])
 
@@ -32,4 +32,4 @@ class Variant(BaseModel):
 
 @router.get("")
 async def variants() -> list[Variant]:
-    return [Variant.model_validate(v) for v in describe_variants()]
+    return [Variant.model_validate(v) for v in catalogue.playable()]

@@ -520,13 +520,16 @@ class Game(ABC):
             entry = {"seat": seat, **resolved.to_dict()}
             if end is None:
                 del entry["end"]
-        else:  # the common case, kept cheap: a cached move and a plain entry
+            event = {"type": "play", "round": self.round, **entry, "end": end}
+        else:  # the common case, kept cheap: a cached move and plain dicts
             if self._own_moves:
                 resolved = (self._tables.get(end) or self._moves_on(end))[tid]
                 self.check_move(seat, resolved)
-            entry = {"seat": seat, "tile": self.ts.names[tid]}
+            name = self.ts.names[tid]
+            entry = {"seat": seat, "tile": name}
             if end is not None:
                 entry["end"] = end
+            event = {"type": "play", "round": self.round, "seat": seat, "tile": name, "end": end}
         self.hands[seat] ^= bit
         self.board.place(tid, end)
         for extra in also:
@@ -534,7 +537,7 @@ class Game(ABC):
             self.board.place(self.ts.ids[extra.tile], extra.end)
         self.rounds[-1]["moves"].append(entry)
         self.last_placer = seat
-        events: list[Event] = [{"type": "play", "round": self.round, **entry, "end": end}]
+        events: list[Event] = [event]
         if self._own_after:
             events += self.after_place(seat, resolved)
         if not self.hands[seat]:
@@ -606,11 +609,6 @@ class Game(ABC):
                 raise IllegalMove(f"the {end} end is not open")
             raise IllegalMove(f"{name} does not match the {end} end ({ends[end]})")
         return end
-
-    @property
-    def chain(self) -> list[dict[str, Any]]:
-        """The tiles on the table as `view.chain` shows them."""
-        return self.board.view()
 
     def _pass_turn(self, seat: int) -> list[Event]:
         """Give the turn to the first seat from `seat` on that can place a tile; each one

@@ -445,6 +445,13 @@ def test_two_players_play_fives_by_clicking_with_a_move_on_the_spinner(
     wait_for_record(server, game_id)
     record = httpx.get(f"{server.url}/api/games/{game_id}").json()
     assert any(m.get("end") == "up" for rd in record["rounds"] for m in rd["moves"])
+    # The replay draws the same cross, position by position.
+    a.page.get_by_role("link", name="Replay").click()
+    a.page.get_by_role("button", name="Last position").click()
+    expect(a.page.locator(".replay-result")).to_contain_text("won")
+    a.page.get_by_role("button", name="Previous move").click()
+    expect(a.page.locator("[data-testid=replay-board] .chain-tile")).not_to_have_count(0)
+    shot(a.page, "fives-replay")
 
     # The leaderboard has a tab per variant the server plays, Fives with both players.
     b.page.goto(f"{server.url}/#/leaderboard/fives")
