@@ -446,3 +446,21 @@ def test_never_two_open_doubles_and_every_turn_has_a_move(players: int) -> None:
         moves = list(game.legal_moves())
         assert moves and {m.end for m in moves} <= set(game.ends_for(game.turn))
         game.play(game.turn, rng.choice(moves))
+
+
+def test_bad_moves_are_refused_with_a_reason_and_change_nothing() -> None:
+    game, _ = dealt([["12-11", "12-10"], ["12-12", "12-9"]])
+    before = json.dumps(game.to_dict())
+    for tile, end, reason in [
+        ("12-11", "train:9", "unknown end 'train:9'"),
+        ("12-11", "left", "unknown end 'left'"),
+        ("12-11", "train:1", "first turn"),
+        ("12-13", "train:0", "not a tile of the double-12 set"),
+        ("12-9", "train:0", "not in your hand"),
+        ("12-12", "train:0", "not in your hand"),
+    ]:
+        with pytest.raises(IllegalMove, match=reason):
+            game.play(0, tile, end)
+        assert json.dumps(game.to_dict()) == before
+    with pytest.raises(IllegalMove, match="seat 0's turn"):
+        game.play(1, "12-9", "train:1")
