@@ -21,9 +21,9 @@ Class attributes
   called on a rating, e.g. "goats"), `history_keys` (standings copied into `view.history`).
 
 Deal and lead (required): `hand_size()`, `lead_for_round()`; optional `needs_redeal()`,
-  `check_options()`, `open_round()`. `open_round()` runs once per deal, right after the
-  hands are dealt and the layout is new, before `lead_for_round()`: the place to set a
-  round up (e.g. put Mexican Train's engine double in the centre), returning its events.
+  `check_options()`. `lead_for_round()` runs once per deal, right after the hands are
+  dealt and the layout is new; then `open_round()` does what happens by itself before the
+  first move and returns its events (e.g. Mexican Train's engine double in the centre).
 Layout: `new_layout()` (default a `Line`); `ends_for(seat)` narrows the open ends a seat
   may use (Mexican Train's own/marked trains).
 Turn policy hooks (defaults: the draw game of RULES §1.3):
@@ -259,9 +259,8 @@ class Game(ABC):
         ...
 
     def open_round(self) -> list[Event]:
-        """What happens between the deal and the first turn (Mexican Train: the engine double
-        is found, drawn for if nobody holds it, and placed); returns its events. A tile put
-        down here means the first seat plays onto it, drawing first if it cannot."""
+        """What happens by itself once a round is dealt and its leader known, as events
+        (e.g. Mexican Train's engine double put in the centre; not a move). Default: nothing."""
         return []
 
     def ends_for(self, seat: int) -> dict[str, int]:
@@ -452,16 +451,13 @@ class Game(ABC):
                 "moves": [],
             }
         )
-        opening = self.open_round()
         seat, tile = self.lead_for_round()
         self.turn, self.required_lead = seat, tile
-        events: list[Event] = [
-            {"type": "round_start", "round": self.round, "turn": seat, "bazaar": len(bazaar)},
-            *opening,
+        opened = self.open_round()
+        return [
+            {"type": "round_start", "round": self.round, "turn": seat, "bazaar": len(self.bazaar)},
+            *opened,
         ]
-        if not self.board.empty:  # the round opened with a tile down: the first seat may draw
-            events += self._pass_turn(seat)
-        return events
 
     # ----------------------------------------------------------------- moves
     @classmethod

@@ -4,9 +4,10 @@ The table is a `Trains` layout: the engine double of round r, (12 - r)-(12 - r),
 centre, one personal train per seat (`train:<seat>`) and the shared `mexican` train. This
 module is the turn policy on top of it:
 
-- `open_round`: whoever holds the engine double has it placed; if nobody does, the seats
-  draw one tile each, from seat 0 in seat order, until one of them draws it and it is placed
-  at once. The next seat clockwise moves first. Neither is a move of the record.
+- `lead_for_round` / `open_round`: whoever holds the engine double has it placed; if nobody
+  does, the seats draw one tile each, from seat 0 in seat order, until one of them draws it
+  and it is placed at once. The next seat clockwise moves first (drawing, and perhaps
+  passing, if it cannot play). Neither the placement nor the draws are moves of the record.
 - `ends_for`: an uncovered double must be covered first, by whoever is on turn, wherever
   it is; otherwise a seat's first turn of a round is on its own train only; after that its
   own train, the Mexican train and every train with a marker.
@@ -81,32 +82,40 @@ class MexicanTrain(Game):
         n = MAX_PIP - self.round
         return self.ts.ids[f"{n}-{n}"]
 
+    def engine_placer(self) -> int:
+        """Who puts this round's engine double down: its holder, else the seat that will
+        draw it (draws go round the seats from seat 0, the k-th taking the pot's k-th tile)."""
+        engine = self.engine_tile()
+        bit = 1 << engine
+        for seat, hand in enumerate(self.hands):
+            if hand & bit:
+                return seat
+        return self.bazaar.index(engine) % self.players
+
+    def lead_for_round(self) -> tuple[int, int | None]:
+        return (self.engine_placer() + 1) % self.players, None
+
     def open_round(self) -> list[Event]:
         self.had_turn = [False] * self.players
         self.open_double = None
         engine = self.engine_tile()
-        bit = 1 << engine
+        placer = self.engine_placer()
         events: list[Event] = []
-        holder = next((s for s, h in enumerate(self.hands) if h & bit), None)
-        seat = 0
-        while holder is None:  # nobody holds it: draw one each in seat order until drawn
-            tid = self.bazaar.pop(0)
-            self.hands[seat] |= 1 << tid
-            events.append({"type": "draw", "round": self.round, "seat": seat, "count": 1})
-            if tid == engine:
-                holder = seat
-            seat = (seat + 1) % self.players
-        self.hands[holder] ^= bit
+        if not self.hands[placer] >> engine & 1:  # nobody holds it: one draw each until drawn
+            for k in range(self.bazaar.index(engine) + 1):
+                seat = k % self.players
+                self.hands[seat] |= 1 << self.bazaar.pop(0)
+                events.append({"type": "draw", "round": self.round, "seat": seat, "count": 1})
+        self.hands[placer] ^= 1 << engine
         self.board.place(engine, None)
-        self.last_placer = holder
+        self.last_placer = placer
         events.append(
-            {"type": "engine", "round": self.round, "seat": holder,
+            {"type": "engine", "round": self.round, "seat": placer,
              "number": self.ts.low[engine]}
         )
-        return events
-
-    def lead_for_round(self) -> tuple[int, int | None]:
-        return (self.last_placer + 1) % self.players if self.last_placer is not None else 0, None
+        # The first seat plays onto the engine, or draws and perhaps passes, like any turn.
+        assert self.turn is not None
+        return events + self._pass_turn(self.turn)
 
     # -- where a seat may play -------------------------------------------------------------
     def ends_for(self, seat: int) -> dict[str, int]:

@@ -96,6 +96,7 @@ async def test_telephone_on_two_processes(server_pair: tuple[Server, Server]) ->
     assert scores and all(e["count"] % 5 == 0 and e["points"] == e["count"] // 5 for e in scores)
 
 
+@pytest.mark.timeout(900)  # about 900 moves, each announced to every socket
 @pytest.mark.parametrize(("seats", "scoring"), [(2, "plus"), (4, "penalty")])
 async def test_mexican_train_thirteen_rounds(server: Server, seats: int, scoring: str) -> None:
     """RULES §5 end to end: a whole 13-round Mexican Train game over websockets; every move
@@ -108,6 +109,7 @@ async def test_mexican_train_thirteen_rounds(server: Server, seats: int, scoring
     _check_trains(game, record, seats)
 
 
+@pytest.mark.timeout(900)
 async def test_mexican_train_eight_players_on_two_processes(
     server_pair: tuple[Server, Server],
 ) -> None:
