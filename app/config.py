@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -18,6 +19,15 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite+aiosqlite:///{Path.cwd() / 'domino.db'}"
     redis_url: str = ""  # empty: the in-process store
     redis_prefix: str = "domino"
+    # At most this many Redis connections per process; a burst beyond it waits (up to the
+    # timeout, in seconds) for a free one instead of failing.
+    redis_pool_size: int = 64
+    redis_pool_timeout: float = 10.0
+    # Production refuses a Redis that would lose running games on restart (no AOF), unless
+    # this says persistence is taken care of elsewhere (e.g. a replica that persists).
+    redis_unpersisted_ok: bool = False
+    # PROTOCOL §2a: how often sockets with table subscriptions get `table.heartbeat`.
+    heartbeat_seconds: float = 10.0
     secret_key: str = DEVELOPMENT_SECRET
     token_seconds: int = 7 * 24 * 3600
     host: str = "127.0.0.1"
@@ -29,6 +39,15 @@ class Settings(BaseSettings):
     auth_burst: float = 60.0
     # How often each process looks for expired turn deadlines and unwritten results.
     sweep_seconds: float = 0.25
+    # Computer players: the pause before a bot places a tile (so a table of bots looks
+    # like people) and the strong bot's thinking time per move.
+    bot_pace_seconds: float = 1.5
+    bot_think_seconds: float = 0.5
+    # A stopping server (SIGTERM) exits within this long, finished or not.
+    shutdown_seconds: float = 10.0
+    # "text" for people, "json" (one object a line) for log collectors.
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

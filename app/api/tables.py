@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from pydantic import BaseModel, Field
-from redis.exceptions import RedisError
 
 from app.api.deps import CurrentPlayer
 from app.api.schemas import Detail
-from app.services import lobby
+from app.services import bot_turns, lobby
 from app.services.runtime import LiveTables
 from app.services.tables import ServiceError, public_table
 
@@ -33,9 +32,16 @@ class TableCreate(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     turn_seconds: int = Field(30, ge=5, le=300)
     rated: bool = True
+    # casual tables only: a bot plays on for a player who times out
+    bot_takeover: bool = False
 
 
 class JoinRequest(BaseModel):
+    seat: int | None = None
+
+
+class BotRequest(BaseModel):
+    strength: Literal["random", "heuristic", "strong"] = "heuristic"
     seat: int | None = None
 
 
@@ -45,10 +51,6 @@ def _refusals() -> Iterator[None]:
         yield
     except ServiceError as error:
         raise HTTPException(error.status, error.message) from error
-    except RedisError as error:  # the live store did not answer: retry later, not a 500
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, "live store unavailable, try again shortly"
-        ) from error
 
 
 def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -67,6 +69,8 @@ async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) 
             options=body.options,
             turn_seconds=body.turn_seconds,
             rated=body.rated,
+            bot_takeover=body.bot_takeover,
+            bot_pace_ms=live.bot_pace_ms,
         )
 
 
@@ -100,3 +104,15 @@ async def leave_table(table_id: str, player: CurrentPlayer, live: LiveDep) -> di
     if change is not None and change.finished:
         live.finisher.kick(table_id)
     return {"left": True, "table": None if change is None else public_table(change.state)}
+
+
+@router.post("/{table_id}/bots", responses=_failures(401, 404, 409))
+async def add_bot(
+    table_id: str, body: BotRequest, player: CurrentPlayer, live: LiveDep
+) -> dict[str, Any]:
+    """Seat a computer player of the given strength at a waiting table you sit at."""
+    with _refusals():
+        seat, change = await bot_turns.add_bot(
+            live.store, player.id, table_id, body.strength, body.seat
+        )
+    return {"seat": seat, "table": public_table(change.state)}

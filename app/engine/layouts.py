@@ -112,7 +112,7 @@ class Layout(ABC):
         checked that it fits."""
 
     def count(self) -> int:
-        """The sum of the open ends by RULES §4 (0 where the variant does not count)."""
+        """The sum of the open ends by RULES §4 (0 for a layout that is never counted)."""
         return 0
 
     @abstractmethod

@@ -5,7 +5,8 @@ sides are covered only the tiles played on it count; RULES §6's example). After
 a count that is a positive multiple of 5 scores count ÷ 5; the hand's winner scores the
 other hands' pips ÷ 5, rounded up.
 
-Choices where RULES §6 is silent (as in Fives, app/engine/fives.py): the first leader is
+Choices where RULES §6 is silent (as in Fives, app/engine/fives.py): the house's short
+sides open once both its long sides are covered, as a spinner's do; the first leader is
 drawn from the seed's stream (PROTOCOL §4), later hands are led by the previous winner;
 a block is won by the lowest hand (a tie scores nothing), which scores the other hands'
 pips ÷ 5 rounded up, its own pips not subtracted; the game ends after the hand in which

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine import IllegalMove
-from app.live.store import LiveStore
+from app.engine import Game, IllegalMove
+from app.live.store import LiveStore, Versioned
+from app.services.seats import hand_over, is_bot
 from app.services.tables import (
     Change,
     ServiceError,
@@ -27,11 +28,29 @@ ATTEMPTS = 20
 
 
 async def play(
-    store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int
+    store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
+    known: Versioned | None = None, known_game: Game | None = None,
 ) -> Change:
+    """Apply a move chosen at `seq`. `known`: the table as this process last saw it (and
+    `known_game` its game); when it is at `seq` the move is tried on a copy of it without
+    reading the table again (the compare-and-set still decides), and any refusal is
+    checked against a fresh read."""
+    if known is not None and known.version == seq:
+        try:
+            return await _play(store, known, player_id, table_id, tile, end, seq,
+                               None if known_game is None else known_game.copy())
+        except ServiceError:
+            pass
     current = await store.load(table_id)
     if current is None:
         raise not_found(table_id)
+    return await _play(store, current, player_id, table_id, tile, end, seq)
+
+
+async def _play(
+    store: LiveStore, current: Versioned, player_id: int, table_id: str, tile: str,
+    end: str | None, seq: int, game: Game | None = None,
+) -> Change:
     state = current.state
     seat = seat_of(state, player_id)
     if seat is None:
@@ -42,12 +61,18 @@ async def play(
         raise ServiceError(
             "stale", f"the table is at seq {current.version}, your move was for {seq}", 409
         )
-    game = game_of(state)
+    if game is None:
+        game = game_of(state)
     if game is None or game.turn != seat:
         raise ServiceError("not_your_turn", "it is not your turn", 409)
-    if state["deadline"] is not None and now_ms() > state["deadline"]:
+    if state["deadline"] is not None and now_ms() > state["deadline"] and not is_bot(
+        state["seats"][seat]
+    ):
+        if store.outage_since is not None:
+            # The store was away: the clocks are about to be restarted, not run out.
+            raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
         # The clock is the authority: a move after the deadline is a timeout, even if the
-        # sweeper has not got to it yet.
+        # sweeper has not got to it yet. (Bots are moved by the server; they never time out.)
         await expire(store, table_id)
         raise ServiceError("game_over", "your time ran out", 409)
     try:
@@ -97,10 +122,30 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
         if deadline is not None and deadline > now_ms():
             return None
         game = game_of(current.state)
+        if game is None or game.turn is None or is_bot(current.state["seats"][game.turn]):
+            return None
+        if current.state.get("bot_takeover"):  # a casual table lets a bot play on for him
+            state, events = hand_over(current.state, game)
+        else:
+            state, events = current.state, game.timeout(game.turn)
+        change = await commit(store, current, state, events, game)
+        if change is not None:
+            return change
+    return None
+
+
+async def restart_clock(store: LiveStore, table_id: str, paused_ms: int) -> Change | None:
+    """Give the player on turn a whole turn again: moves could not be made for `paused_ms`
+    because the store was unreachable, and that time must not count against him."""
+    for _ in range(ATTEMPTS):
+        current = await store.load(table_id)
+        if current is None or current.state["status"] != "playing":
+            return None
+        game = game_of(current.state)
         if game is None or game.turn is None:
             return None
-        events = game.timeout(game.turn)
-        change = await commit(store, current, current.state, events, game)
+        event = {"type": "clock", "round": game.round, "seat": game.turn, "paused_ms": paused_ms}
+        change = await commit(store, current, current.state, [event], game)
         if change is not None:
             return change
     return None

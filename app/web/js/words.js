@@ -143,6 +143,9 @@ export function describeEvents(events, view) {
       case "timeout":
         lines.push(ev.resigned ? `${who} resigned` : `${who} ran out of time`);
         break;
+      case "bot_takeover":
+        lines.push(`${ev.player || who} ran out of time; a computer player plays on in the seat`);
+        break;
       case "game_end": {
         const r = ev.result || {};
         if (Array.isArray(r.losers) && r.losers.length && view.variant === "goat" && r.reason !== "timeout") {

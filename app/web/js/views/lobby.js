@@ -80,6 +80,12 @@ function createForm(variants) {
   const turn = h("input", { type: "number", name: "turn_seconds", min: 5, max: 300, value: "30", required: true });
   const rated = h("input", { type: "radio", name: "rated", value: "rated", checked: true });
   const casual = h("input", { type: "radio", name: "rated", value: "casual" });
+  const takeover = h("input", { type: "checkbox", name: "bot_takeover" });
+  const takeoverLabel = h("label", { class: "inline", hidden: true },
+    takeover, " A bot plays on for a player who times out");
+  for (const radio of [rated, casual]) {
+    radio.addEventListener("change", () => { takeoverLabel.hidden = !casual.checked; });
+  }
   const error = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary" }, "Create table");
   let controls = {};
@@ -113,7 +119,8 @@ function createForm(variants) {
       h("label", {}, "Seconds per move", turn),
       h("fieldset", { class: "rated" }, h("legend", {}, "Ratings"),
         h("label", { class: "inline" }, rated, " Rated"),
-        h("label", { class: "inline" }, casual, " Casual"))),
+        h("label", { class: "inline" }, casual, " Casual"),
+        takeoverLabel)),
     error, submit);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -127,6 +134,7 @@ function createForm(variants) {
       const table = await post("/api/tables", {
         variant: variant.value, seats: Number(seats.value), options,
         turn_seconds: Number(turn.value), rated: rated.checked,
+        bot_takeover: casual.checked && takeover.checked,
       });
       navigate(`#/table/${encodeURIComponent(table.id)}`);
     } catch (err) {

@@ -186,6 +186,25 @@ export function renderTable(root, tableId) {
     }
   }
 
+  async function addBot(strength) {
+    try {
+      await post(`/api/tables/${encodeURIComponent(tableId)}/bots`, { strength });
+      await refreshTable();
+    } catch (err) {
+      toast(`Could not add a bot: ${err.message}`);
+    }
+  }
+
+  function botControls() {
+    const strength = h("select", { name: "strength", "data-testid": "bot-strength" },
+      [["random", "Random"], ["heuristic", "Steady"], ["strong", "Strong"]].map(
+        ([value, label]) => h("option", { value, selected: value === "heuristic" }, label)));
+    return h("div", { class: "form-row add-bot" },
+      h("label", {}, "Computer player", strength),
+      h("button", { type: "button", "data-testid": "add-bot", onclick: () => addBot(strength.value) },
+        "Add a bot"));
+  }
+
   function renderWaiting() {
     const v = view();
     const t = state.table;
@@ -202,6 +221,7 @@ export function renderTable(root, tableId) {
         `${x.seat + 1}. ${x.player || "free seat"}`))),
       !seated && free && auth.signedIn
         ? h("button", { type: "button", class: "primary", onclick: join }, "Join this table") : null,
+      seated && free ? botControls() : null,
       !auth.signedIn ? h("p", {}, h("a", { href: "#/signin" }, "Sign in"), " to take a seat.") : null,
       h("p", { class: "muted" }, "The game starts by itself when the last seat is taken."));
   }
