@@ -3,15 +3,15 @@
 Run: .venv/bin/python benchmarks/trains.py [--games 3] [--profile]
 
 One move on the server is: read the table's stored JSON and load its game
-(`game_of`), apply the move, write the state back as JSON (what the live store keeps),
+(`game_of`), apply the move, write the state back as JSON (orjson, as the live store does),
 then, for the fan-out, load the stored state once more and build and serialise the
 `table.state` of every seat and of one spectator (`build_view`). This script runs exactly
 those service functions in one process, without Redis or sockets, over whole games of
 random legal moves, the two variants' games interleaved (Mexican, Goat, Mexican, ...),
 and prints per variant the median and 95th percentile time of one move and the median
-and largest bytes of the stored state and of the views sent for one move, and the median
-size the state would have without its finished rounds. The moves are chosen (and that size
-measured) outside the timed part.
+and largest bytes of the stored state (finished rounds reduced to their summaries, as
+`commit` stores it; the archive of finished rounds is written once per round, not per
+move) and of the views sent for one move. The moves are chosen outside the timed part.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import hashlib
-import json
 import pstats
 import random
 import statistics
@@ -29,10 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engine import new_game
-from app.services.tables import build_view, game_of
+from app.services.tables import build_view, game_of, split_rounds
 
 
 @dataclass
@@ -43,7 +44,6 @@ class Table:
     times: list[float] = field(default_factory=list)  # seconds per move
     state_bytes: list[int] = field(default_factory=list)
     view_bytes: list[int] = field(default_factory=list)  # every socket's frame, summed
-    round_bytes: list[int] = field(default_factory=list)  # the state less finished rounds
     moves: int = 0
 
     @property
@@ -68,23 +68,28 @@ def fresh_state(table: Table, seed: bytes) -> dict[str, Any]:
         "started_at": 0,
         "finished_at": None,
         "deadline": None,
-        "game": game.to_dict(),
+        "game": split_rounds(game.to_dict())[0],
         "log": [],
     }
 
 
+def _dumps(value: Any) -> str:
+    """JSON text as the live store and the websocket gateway write it (orjson)."""
+    return orjson.dumps(value).decode()
+
+
 def one_move(stored: str, seat: int, tile: str, end: str | None, seq: int) -> tuple[str, int]:
     """The server's work for one move; returns the new stored JSON and the bytes sent."""
-    state = json.loads(stored)
+    state = orjson.loads(stored)
     game = game_of(state)
     assert game is not None
     events = game.play(seat, tile, end)
-    state["game"] = game.to_dict()
+    state["game"], _archive = split_rounds(game.to_dict())
     state["status"] = game.status
     state["log"] = [*state["log"], {"v": seq, "events": events}][-16:]
-    stored = json.dumps(state)
+    stored = _dumps(state)
     # The fan-out: the stored state is read once and every socket gets its own view.
-    state = json.loads(stored)
+    state = orjson.loads(stored)
     game = game_of(state)
     sent = 0
     connected = set(range(state["players"]))
@@ -93,15 +98,15 @@ def one_move(stored: str, seat: int, tile: str, end: str | None, seq: int) -> tu
             "type": "table.state", "table_id": state["id"], "seq": seq,
             "view": build_view(state, game, you, connected), "events": events,
         }
-        sent += len(json.dumps(message))
+        sent += len(_dumps(message))
     return stored, sent
 
 
 def play_game(table: Table, seed: bytes, rng: random.Random) -> None:
-    stored = json.dumps(fresh_state(table, seed))
+    stored = _dumps(fresh_state(table, seed))
     seq = 1
     while True:
-        game = game_of(json.loads(stored))  # untimed: choosing the move, as a client does
+        game = game_of(orjson.loads(stored))  # untimed: choosing the move, as a client does
         assert game is not None
         if game.status != "playing":
             return
@@ -112,16 +117,7 @@ def play_game(table: Table, seed: bytes, rng: random.Random) -> None:
         table.times.append(time.perf_counter() - start)
         table.state_bytes.append(len(stored))
         table.view_bytes.append(sent)
-        table.round_bytes.append(current_round_bytes(stored))
         table.moves += 1
-
-
-def current_round_bytes(stored: str) -> int:
-    """The stored state's size if finished rounds were kept elsewhere (DESIGN: the per-move
-    state is the current round)."""
-    state = json.loads(stored)
-    state["game"]["rounds"] = state["game"]["rounds"][-1:]
-    return len(json.dumps(state))
 
 
 def p95(values: list[float]) -> float:
@@ -140,14 +136,12 @@ def main() -> None:
             seed = hashlib.sha256(f"trains-bench-{table.variant}-{i}".encode()).digest()
             play_game(table, seed, random.Random(i))
     print(f"{'table':<18}{'moves':>7}{'median ms':>11}{'p95 ms':>9}"
-          f"{'state B med':>13}{'state B max':>13}{'round B med':>13}"
-          f"{'views B med':>13}{'views B max':>13}")
+          f"{'state B med':>13}{'state B max':>13}{'views B med':>13}{'views B max':>13}")
     for table in (trains, goat):
         print(
             f"{table.label:<18}{table.moves:>7}"
             f"{statistics.median(table.times) * 1000:>11.3f}{p95(table.times) * 1000:>9.3f}"
             f"{statistics.median(table.state_bytes):>13.0f}{max(table.state_bytes):>13}"
-            f"{statistics.median(table.round_bytes):>13.0f}"
             f"{statistics.median(table.view_bytes):>13.0f}{max(table.view_bytes):>13}"
         )
     ratio = statistics.median(trains.times) / statistics.median(goat.times)
