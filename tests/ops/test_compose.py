@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -16,16 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 import pytest
 import yaml
 
-from tests.conftest import PG_ADMIN_DSN
 from tests.e2e.client import Player
 from tests.e2e.game import PlayedGame, check_replay, fetch_record, seat_players
 from tests.ops.test_restart import play_with_a_stop
-from tests.servers import REPO, Server, free_port, run_server
+from tests.servers import REPO, Server, database_url, free_port, pg_admin, run_server
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -123,25 +121,6 @@ def test_the_image_is_slim_non_root_without_dev_extras_and_checks_readyz() -> No
 # -- the same start-up, natively ------------------------------------------------------------
 
 
-async def _fresh_database() -> str:
-    name = f"domino_compose_{os.getpid()}_{random.randrange(10**6)}"
-    conn = await asyncpg.connect(PG_ADMIN_DSN)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    return f"{base}/{name}"
-
-
-async def _drop_database(url: str) -> None:
-    conn = await asyncpg.connect(PG_ADMIN_DSN)
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-    finally:
-        await conn.close()
-
-
 def _nginx_conf(folder: Path, port: int, upstreams: list[str]) -> Path:
     """The compose file's nginx conf with the replicas' addresses and a free port."""
     site = NGINX_CONF.read_text()
@@ -193,7 +172,9 @@ def deployment(
     redis_url: str, redis_prefix: str, tmp_path: Path
 ) -> Iterator[tuple[Server, Server, Server]]:
     """migrate, then two replicas, then nginx in front: as `docker compose up` does."""
-    database = asyncio.run(_fresh_database())
+    name = f"domino_compose_{secrets.token_hex(6)}"
+    asyncio.run(pg_admin(f'CREATE DATABASE "{name}"'))
+    database = database_url(name)
     example = _env_example()
     env = {
         "DOMINO_DATABASE_URL": database,
@@ -221,7 +202,7 @@ def deployment(
         if nginx is not None:
             nginx.terminate()
             nginx.wait(timeout=10)
-        asyncio.run(_drop_database(database))
+        asyncio.run(pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 async def test_a_game_and_a_reconnect_through_nginx(
