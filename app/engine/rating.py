@@ -44,3 +44,14 @@ def higher_wins_gains(scores: list[int], winners: list[int], target: int) -> lis
         game_gain(0) if seat in winners else game_gain(Fraction(100 * (best - s), target))
         for seat, s in enumerate(scores)
     ]
+
+
+def lower_wins_gains(totals: list[int], winners: list[int]) -> list[int]:
+    """RULES.md §9 for "lower wins" variants (Mexican Train): a winner gains
+    `game_gain(0)`; the others S = 100 * (own - best) / max(1, worst - best)."""
+    best, worst = min(totals), max(totals)
+    spread = max(1, worst - best)
+    return [
+        game_gain(0) if seat in winners else game_gain(Fraction(100 * (t - best), spread))
+        for seat, t in enumerate(totals)
+    ]

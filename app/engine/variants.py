@@ -10,6 +10,7 @@ from app.engine.errors import OptionsError
 from app.engine.fives import Fives
 from app.engine.game import Event, Game, VariantInfo
 from app.engine.goat import Goat
+from app.engine.mexican_train import MexicanTrain
 from app.engine.telephone import Telephone
 
 VARIANTS: dict[str, type[Game]] = {
@@ -17,6 +18,7 @@ VARIANTS: dict[str, type[Game]] = {
     "classic": Classic,  # type: ignore[type-abstract]
     "fives": Fives,
     "telephone": Telephone,
+    "mexican_train": MexicanTrain,
 }
 
 

@@ -29,7 +29,8 @@ def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
         ("fives", 2, {"spinner": "yes"}),
         ("telephone", 2, {"target": 100}),
         ("telephone", 5, {}),
-        ("mexican_train", 4, {}),
+        ("mexican_train", 9, {}),
+        ("mexican_train", 4, {"scoring": "minus"}),
     ],
 )
 def test_tables_take_only_what_the_variant_declares(

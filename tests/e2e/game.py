@@ -70,7 +70,7 @@ async def seat_players(
 
 async def play_game(
     servers: list[Server], *, seats: int = 4, options: dict[str, Any] | None = None,
-    seed: int = 0, rated: bool = True, variant: str = "goat",
+    seed: int = 0, rated: bool = True, variant: str = "goat", timeout: float = 120,
 ) -> PlayedGame:
     """Seat `seats` new players and play to the end with random legal moves."""
     rng = random.Random(seed)
@@ -79,7 +79,7 @@ async def play_game(
     )
     table_id, players, spectator = seated.table_id, seated.players, seated.spectator
     finals = await asyncio.gather(
-        *(autoplay(p, table_id, random.Random(rng.random())) for p in players)
+        *(autoplay(p, table_id, random.Random(rng.random()), timeout=timeout) for p in players)
     )
     await spectator.expect(
         lambda m: m["type"] == "table.state" and m["view"]["status"] == "finished",
@@ -104,9 +104,10 @@ def _stream(seed: bytes, r: int, k: int) -> Iterator[int]:
         c += 1
 
 
-def shuffled_set(seed: bytes, r: int, k: int) -> list[str]:
-    """PROTOCOL §4, written out independently of the engine: Fisher-Yates of 0-0..6-6."""
-    tiles = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
+def shuffled_set(seed: bytes, r: int, k: int, max_pip: int = 6) -> list[str]:
+    """PROTOCOL §4, written out independently of the engine: Fisher-Yates of 0-0..6-6
+    (or up to 12-12)."""
+    tiles = [f"{a}-{b}" for a in range(max_pip + 1) for b in range(a, max_pip + 1)]
     stream = _stream(seed, r, k)
 
     def draw(m: int) -> int:
@@ -133,7 +134,9 @@ def _goat_redeal(hands: list[list[str]]) -> bool:
 
 
 def hand_size(variant: str, players: int) -> int:
-    """RULES §1.1, §2, §4, §6: tiles dealt to each hand."""
+    """RULES §1.1, §2, §4, §5, §6: tiles dealt to each hand."""
+    if variant == "mexican_train":
+        return 12 if players <= 6 else 10
     return 7 if variant in ("goat", "telephone") or players == 2 else 5
 
 
@@ -146,7 +149,7 @@ def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]
     for r in range(len(record["rounds"])):
         k = 0
         while True:
-            order = shuffled_set(seed, r, k)
+            order = shuffled_set(seed, r, k, 12 if record["variant"] == "mexican_train" else 6)
             hands = [order[s * size : (s + 1) * size] for s in range(players)]
             if record["variant"] != "goat" or not _goat_redeal(hands):
                 break
@@ -183,8 +186,10 @@ def check_no_leaks(game: PlayedGame, record: dict[str, Any]) -> None:
                 assert view["hand"] == []
             elif r not in rounds_seen and frame["events"]:
                 # (A subscription's snapshot may come in the middle of a round.)
-                # Its dealt hand (plus any forced draws: it has not played yet this round).
-                assert set(hands[you]) <= set(view["hand"]), (r, view["hand"], hands[you])
+                # Its dealt hand (plus any forced draws: it has not played yet this round),
+                # less a tile put down for it before the first turn (Mexican Train's engine).
+                on_table = {link["tile"] for link in view["chain"]}
+                assert set(hands[you]) - on_table <= set(view["hand"]), (r, view["hand"])
             rounds_seen.add(r)
             hidden = set(bazaar).union(*(set(h) for s, h in enumerate(hands) if s != you))
             visible = set(view["hand"]) | {link["tile"] for link in view["chain"]}
@@ -261,8 +266,14 @@ async def check_positions(server: Server, game: PlayedGame, record: dict[str, An
     expected = seed_deals(record)
     assert len(deals) == len(expected) == len(record["rounds"])
     for pos, (hands, bazaar) in zip(deals, expected, strict=True):
-        assert [sorted(h) for h in pos["hands"]] == [sorted(h) for h in hands]
-        assert pos["bazaar"] == len(bazaar)
+        # The deal, after anything done before the first turn: draws from the front of the
+        # bazaar, a tile put on the table (Mexican Train's engine double).
+        assert 0 <= pos["bazaar"] <= len(bazaar)
+        drawn = set(bazaar[: len(bazaar) - pos["bazaar"]])
+        on_table = {c["tile"] for c in pos["chain"]}
+        for dealt, now in zip(hands, pos["hands"], strict=True):
+            assert set(dealt) - on_table <= set(now) <= set(dealt) | drawn
+        assert set().union(*map(set, pos["hands"])) | on_table == set().union(*hands) | drawn
     assert positions[-1]["events"][-1]["result"] == record["result"]
 
 
@@ -293,6 +304,9 @@ def expected_gains(view: dict[str, Any]) -> list[int]:
         return rating.timeout_gains(final, result["losers"][0])
     if result["reason"] == "target":
         return rating.higher_wins_gains(final, result["winners"], view["target"])
+    if result["reason"] == "rounds":  # Mexican Train: RULES §9 "lower wins" (plus: mirrored)
+        ranked = final if view["wins"] == "lower" else [-s for s in final]
+        return rating.lower_wins_gains(ranked, result["winners"])
     assert result["reason"] == "goat"
     return rating.goat_gains(final, result["losers"])
 

@@ -94,3 +94,38 @@ async def test_telephone_on_two_processes(server_pair: tuple[Server, Server]) ->
     assert result["reason"] == "target" and max(result["final"]) >= 72
     scores = _events(game, "score")
     assert scores and all(e["count"] % 5 == 0 and e["points"] == e["count"] // 5 for e in scores)
+
+
+@pytest.mark.timeout(900)  # about 900 moves, each announced to every socket
+@pytest.mark.parametrize(("seats", "scoring"), [(2, "plus"), (4, "penalty")])
+async def test_mexican_train_thirteen_rounds(server: Server, seats: int, scoring: str) -> None:
+    """RULES §5 end to end: a whole 13-round Mexican Train game over websockets; every move
+    names its train, each round opens with its engine double, markers come and go."""
+    game = await play_game(
+        [server], variant="mexican_train", seats=seats, options={"scoring": scoring},
+        seed=70 + seats, timeout=600,
+    )
+    record = await check_finished_game(server, game)
+    _check_trains(game, record, seats)
+
+
+@pytest.mark.timeout(900)
+async def test_mexican_train_eight_players_on_two_processes(
+    server_pair: tuple[Server, Server],
+) -> None:
+    """RULES §5 at a full table: 8 sockets, alternating between two server processes."""
+    game = await play_game(
+        list(server_pair), variant="mexican_train", seats=8, seed=78, timeout=900
+    )
+    record = await check_finished_game(server_pair[1], game)
+    _check_trains(game, record, 8)
+
+
+def _check_trains(game, record: dict, seats: int) -> None:
+    result = game.finals[0]["view"]["result"]
+    assert result["reason"] == "rounds" and len(record["rounds"]) == 13
+    assert [e["number"] for e in _events(game, "engine")][-12:] == list(range(11, -1, -1))
+    ends = {m["end"] for rd in record["rounds"] for m in rd["moves"]}
+    assert ends <= {"mexican", *(f"train:{s}" for s in range(seats))} and "mexican" in ends
+    markers = _events(game, "marker")
+    assert {e["on"] for e in markers} == {True, False}

@@ -79,11 +79,17 @@ export function scoreSheet(view) {
         }
         const marks = [];
         if (endBy(entry) === i && kind === "out") marks.push(h("span", { class: "went-out", title: "went out" }, " ✓"));
-        if (goat && c > 0 && c !== p) marks.push(h("span", { class: "credited", title: "credited" }, ` →${c}`));
+        if (c > 0 && c !== p) marks.push(h("span", { class: "credited", title: "credited" }, ` →${c}`));
         return h("td", {}, h("span", { class: "points" }, p === undefined ? "" : String(p)), marks);
       })));
     body.push(h("tr", { class: "score-total" }, h("th", { scope: "row" }, ""),
       seats.map((_, i) => h("td", {}, cell(totals[r][i] ?? zero)))));
   });
+  // A game of a set number of rounds (view.rounds_total: Mexican Train's 13) lists the
+  // rounds still to come as empty rows, so the sheet has its whole length from the start.
+  for (let r = history.length; r < (Number(view.rounds_total) || 0); r++) {
+    body.push(h("tr", { class: "score-future" }, h("th", { scope: "row" }, String(r + 1)),
+      seats.map(() => h("td", {}, ""))));
+  }
   return h("table", { class: `score-sheet ${goat ? "goat" : ""}` }, h("thead", {}, head), h("tbody", {}, body));
 }

@@ -55,6 +55,18 @@ export function seatName(view, seat) {
 
 const END_WORDS = { left: "left", right: "right", up: "top", down: "bottom" };
 
+/** How a prompt names an end: "left end", "Olya's train", "your train", "Mexican train"
+ * (`view` may be null: "Seat 2's train"). */
+export function endLabel(view, end) {
+  if (end === "mexican") return "Mexican train";
+  if (String(end).startsWith("train:")) {
+    const seat = Number(String(end).slice(6));
+    if (view && seat === view.you) return "your train";
+    return `${view ? seatName(view, seat) : `Seat ${seat + 1}`}'s train`;
+  }
+  return `${endWord(end)} end`;
+}
+
 export function endWord(end) {
   if (end === null || end === undefined) return "";
   return END_WORDS[end] || String(end).replace(/[_:]/g, " ");
@@ -86,8 +98,16 @@ export function describeEvents(events, view) {
       case "redeal":
         lines.push("Redeal: a hand had too many doubles or one number");
         break;
+      case "engine":
+        lines.push(`${who} put the engine ${ev.number}-${ev.number} in the centre`);
+        break;
+      case "marker":
+        lines.push(ev.on ? `${who} put a marker on their train` : `${who} took the marker off their train`);
+        break;
       case "play": {
-        const where = ev.end ? ` on the ${endWord(ev.end)}` : "";
+        let where = ev.end ? ` on the ${endWord(ev.end)}` : "";
+        if (ev.end === "mexican") where = " on the Mexican train";
+        else if (String(ev.end).startsWith("train:")) where = ` on ${endLabel(view, ev.end)}`;
         lines.push(`${who} played ${ev.tile}${where}`);
         break;
       }

@@ -109,7 +109,7 @@ export async function renderReplay(root, gameId) {
     slider.value = String(index);
     counter.textContent = `Round ${step.round + 1} · step ${index + 1} of ${steps.length}`;
     replace(notes, step.notes.map((n) => h("li", {}, n)));
-    renderLayout(board, step.chain);
+    renderLayout(board, step.chain, { ends: step.ends });
     drawHands(step);
     drawStandings();
   }

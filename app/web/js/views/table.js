@@ -9,7 +9,7 @@ import { scoreSheet, standingCell } from "../scores.js";
 import { socket } from "../socket.js";
 import { fishIcon, goatIcon, parseTile, tileBack, tileSvg } from "../tiles.js";
 import { navigate, pill, toast } from "../ui.js";
-import { describeEvents, endWord, optionWords, seatName, variantName } from "../words.js";
+import { describeEvents, endLabel, optionWords, seatName, variantName } from "../words.js";
 
 const ERROR_TEXT = {
   not_your_turn: "It is not your turn.",
@@ -114,7 +114,7 @@ export function renderTable(root, tableId) {
       .filter((m) => m.tile === state.selected)
       .map((m) => ({
         end: m.end,
-        label: m.end ? `${endWord(m.end)} end${ends[m.end] !== undefined ? ` (${ends[m.end]})` : ""}` : "lead",
+        label: m.end ? `${endLabel(v, m.end)}${ends[m.end] !== undefined ? ` (${ends[m.end]})` : ""}` : "lead",
         short: ends[m.end] !== undefined ? String(ends[m.end]) : "▼",
       }));
   }
@@ -293,7 +293,7 @@ export function renderTable(root, tableId) {
   function renderBoard() {
     const v = view();
     const choices = endChoices();
-    renderLayout(board, v.chain, { choices, onChoose: (end) => play(state.selected, end), ends: v.ends });
+    renderLayout(board, v.chain, { choices, onChoose: (end) => play(state.selected, end), ends: v.ends, view: v });
     renderPops();
   }
 
@@ -426,7 +426,8 @@ export function renderTable(root, tableId) {
     renderBoard();
     renderHand();
     renderResult();
-    replace(sheet, (v.history || []).length ? scoreSheet(v) : h("p", { class: "muted" }, "No rounds finished yet."));
+    const sheetReady = (v.history || []).length || v.rounds_total;
+    replace(sheet, sheetReady ? scoreSheet(v) : h("p", { class: "muted" }, "No rounds finished yet."));
   }
 
   async function refreshTable() {
