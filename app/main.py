@@ -11,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api import auth, games, health, leaderboard, players, tables, ws
 from app.api.errors import install_error_handlers
+from app.api.i18n import install_translations
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
 from app.db.session import Database, migrate
@@ -42,6 +43,7 @@ def create_app() -> FastAPI:
         return {"status": "ok"}
 
     install_error_handlers(app)
+    install_translations(app)
     install_rate_limits(app)
     for module in (health, auth, players, leaderboard, games, tables, ws):
         app.include_router(module.router)

@@ -214,6 +214,10 @@ class Feed:
                 if sub.conn_id != message.get("origin"):
                     sub.offer(message["message"])
             return
+        if kind == "notice":  # a message for every watcher, not a change of the table
+            for sub in subs:
+                sub.offer(message["message"])
+            return
         if kind == "removed":
             for sub in subs:
                 sub.offer({"type": "table.removed", "table_id": table_id})

@@ -6,10 +6,11 @@ import secrets
 import uuid
 from typing import Any, Protocol
 
-from app.engine import OptionsError, new_seed, start_game, validate_options
+from app.engine import Game, OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore
 from app.services import play
 from app.services.tables import (
+    LOG_LENGTH,
     Change,
     ServiceError,
     commit,
@@ -22,6 +23,8 @@ from app.services.tables import (
 # A lobby command (join, leave) loses a compare-and-set only to another change of the
 # same table; it then re-reads and tries again, a bounded number of times.
 ATTEMPTS = 20
+# Seconds between a round's end and the next deal unless the table says otherwise.
+DEFAULT_ROUND_PAUSE = 5
 
 
 class Player(Protocol):
@@ -45,24 +48,47 @@ async def create_table(
     options: dict[str, Any] | None,
     turn_seconds: int,
     rated: bool,
+    round_pause_seconds: int = DEFAULT_ROUND_PAUSE,
 ) -> dict[str, Any]:
     """A new waiting table with its creator in seat 0 (or a game at once for one seat)."""
     try:
         normalized = validate_options(variant, seats, options)
     except OptionsError as error:
         raise ServiceError("bad_request", str(error), 422) from error
+    state = _new_table(
+        player, variant, normalized, [_who(player)] + [None] * (seats - 1),
+        turn_seconds=turn_seconds, rated=rated, round_pause_seconds=round_pause_seconds,
+    )
+    version = await store.write(
+        state["id"], 0, state, deadline_ms=None, created_ms=state["created_at"]
+    )
+    if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
+        raise ServiceError("bad_request", "could not create the table, try again", 409)
+    return public_table(state)
+
+
+def _new_table(
+    creator: Player | dict[str, Any],
+    variant: str,
+    options: dict[str, Any],
+    seats: list[dict[str, Any] | None],
+    *,
+    turn_seconds: int,
+    rated: bool,
+    round_pause_seconds: int,
+) -> dict[str, Any]:
     now = now_ms()
-    table_id = secrets.token_hex(8)
-    state: dict[str, Any] = {
-        "id": table_id,
+    return {
+        "id": secrets.token_hex(8),
         "variant": variant,
-        "options": normalized,
-        "players": seats,
-        "seats": [_who(player)] + [None] * (seats - 1),
+        "options": options,
+        "players": len(seats),
+        "seats": seats,
         "status": "waiting",
         "turn_seconds": turn_seconds,
+        "round_pause_seconds": round_pause_seconds,
         "rated": rated,
-        "created_by": _who(player),
+        "created_by": creator if isinstance(creator, dict) else _who(creator),
         "game_id": None,
         "created_at": now,
         "started_at": None,
@@ -71,10 +97,6 @@ async def create_table(
         "game": None,
         "log": [],
     }
-    version = await store.write(table_id, 0, state, deadline_ms=None, created_ms=now)
-    if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
-        raise ServiceError("bad_request", "could not create the table, try again", 409)
-    return public_table(state)
 
 
 async def list_tables(store: LiveStore) -> list[dict[str, Any]]:
@@ -125,17 +147,79 @@ async def join(
         ]
         game = None
         if all(who is not None for who in seats):
-            # The last seat is taken: deal from a fresh secret seed; only its commitment
-            # is shown (in the start event and every view) until the game ends.
-            game, started = start_game(
-                state["variant"], state["players"], state["options"], new_seed()
-            )
-            state["game_id"] = uuid.uuid4().hex
-            state["started_at"] = now_ms()
+            game, started = _start(state)
             events += started
         change = await commit(store, current, state, events, game)
         if change is not None:
             return chosen, change
+    raise ServiceError("bad_request", "the table is busy, try again", 409)
+
+
+def _start(state: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
+    """The last seat is taken: deal from a fresh secret seed; only its commitment is shown
+    (in the start event and every view) until the game ends."""
+    game, started = start_game(state["variant"], state["players"], state["options"], new_seed())
+    state["game_id"] = uuid.uuid4().hex
+    state["started_at"] = now_ms()
+    return game, started
+
+
+async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, Any]:
+    """`player` offers to play again at a finished table; when every seat has offered, a
+    new table with the same variant, options, seats and clocks starts at once.
+
+    Returns PROTOCOL's `{"offers", "new_table_id"}` and, as "started", whether this offer
+    started the new table (so the caller announces it once).
+    """
+    for _ in range(ATTEMPTS):
+        current = await store.load(table_id)
+        if current is None:
+            raise not_found(table_id)
+        state = dict(current.state)
+        seat = seat_of(state, player.id)
+        if seat is None:
+            raise ServiceError("not_seated", "you are not seated at this table", 409)
+        if state["status"] != "finished":
+            raise ServiceError("bad_request", "a rematch is offered once the game is over", 409)
+        offer = dict(state.get("rematch") or {"offers": [], "new_table_id": None})
+        offers = sorted({*offer["offers"], seat})
+        started = offer["new_table_id"] is None and len(offers) == state["players"]
+        if offer["new_table_id"] is not None or offers == offer["offers"]:
+            return {**offer, "started": False}
+        new_state = None
+        if started:
+            new_state = _new_table(
+                state["created_by"], state["variant"], state["options"], list(state["seats"]),
+                turn_seconds=state["turn_seconds"], rated=state["rated"],
+                round_pause_seconds=state.get("round_pause_seconds", 0),
+            )
+            game, events = _start(new_state)
+            new_state["game"] = game.to_dict()
+            new_state["status"] = "playing"
+            new_state["deadline"] = now_ms() + new_state["turn_seconds"] * 1000
+            new_state["log"] = [{"v": 1, "events": events}]
+            if await store.write(
+                new_state["id"], 0, new_state, deadline_ms=new_state["deadline"],
+                created_ms=new_state["created_at"],
+            ) is None:
+                continue
+        offer = {"offers": offers, "new_table_id": None if new_state is None else new_state["id"]}
+        state["rematch"] = offer
+        version = current.version + 1
+        event = {"type": "rematch", "round": 0, "seat": seat, **offer}
+        state["log"] = [*state.get("log", []), {"v": version, "events": [event]}][-LOG_LENGTH:]
+        # A finished table stays out of the lobby index: this write only tells its watchers.
+        if await store.write(
+            table_id, current.version, state, deadline_ms=None,
+            created_ms=state["created_at"], listed=False,
+        ) is None:
+            if new_state is not None:
+                await store.delete(new_state["id"], 1)
+            continue
+        if started:
+            note = {"type": "table.rematch", "table_id": table_id, **offer}
+            await store.publish_table(table_id, {"kind": "notice", "message": note})
+        return {**offer, "started": started}
     raise ServiceError("bad_request", "the table is busy, try again", 409)
 
 

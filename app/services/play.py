@@ -20,6 +20,7 @@ from app.services.tables import (
     game_of,
     not_found,
     now_ms,
+    pause_remaining,
     seat_of,
 )
 
@@ -45,7 +46,13 @@ async def play(
     game = game_of(state)
     if game is None or game.turn != seat:
         raise ServiceError("not_your_turn", "it is not your turn", 409)
-    if state["deadline"] is not None and now_ms() > state["deadline"]:
+    pause_left = pause_remaining(state)
+    if pause_left > 0:
+        raise ServiceError(
+            "not_your_turn", f"the next round starts in {-(-pause_left // 1000)} s", 409
+        )
+    deadline = None if state.get("next_round_at") is not None else state["deadline"]
+    if deadline is not None and now_ms() > deadline:
         # The clock is the authority: a move after the deadline is a timeout, even if the
         # sweeper has not got to it yet.
         await expire(store, table_id)
@@ -73,7 +80,7 @@ async def resign(store: LiveStore, player_id: int, table_id: str) -> Change:
         if current.state["status"] == "finished" or game is None:
             raise ServiceError("game_over", "there is no game in progress", 409)
         try:
-            events = game.timeout(seat)
+            events = game.timeout(seat, "resign")
         except IllegalMove as error:
             raise ServiceError("game_over", str(error), 409) from error
         change = await commit(store, current, current.state, events, game)
@@ -99,7 +106,11 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
         game = game_of(current.state)
         if game is None or game.turn is None:
             return None
-        events = game.timeout(game.turn)
+        if current.state.get("next_round_at") is not None:
+            # The pause between rounds is over: the first turn's clock starts now.
+            events = [{"type": "round_resume", "round": game.round, "turn": game.turn}]
+        else:
+            events = game.timeout(game.turn)
         change = await commit(store, current, current.state, events, game)
         if change is not None:
             return change

@@ -51,6 +51,12 @@ def seat_of(state: dict[str, Any], player_id: int | None) -> int | None:
     return None
 
 
+def pause_remaining(state: dict[str, Any]) -> int:
+    """Milliseconds left of the pause between two rounds (0: no pause now)."""
+    until = state.get("next_round_at")
+    return 0 if until is None else max(0, until - now_ms())
+
+
 def game_of(state: dict[str, Any]) -> Game | None:
     return None if state["game"] is None else game_from_dict(state["game"])
 
@@ -67,6 +73,7 @@ def public_table(state: dict[str, Any]) -> dict[str, Any]:
         ],
         "status": state["status"],
         "turn_seconds": state["turn_seconds"],
+        "round_pause_seconds": state.get("round_pause_seconds", 0),
         "rated": state["rated"],
         "created_by": state["created_by"]["name"],
         "game_id": state["game_id"],
@@ -111,6 +118,12 @@ def build_view(
     view["game_id"] = state["game_id"]
     view["status"] = state["status"]
     view["deadline"] = state["deadline"] if state["status"] == "playing" else None
+    view["next_round_at"] = state.get("next_round_at")
+    view["rematch"] = state.get("rematch")
+    if view["next_round_at"] is not None:
+        # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
+        view["deadline"] = None
+        view["legal"] = []
     for entry in view["seats"]:
         who = state["seats"][entry["seat"]]
         entry["player"] = None if who is None else who["name"]
@@ -164,7 +177,13 @@ async def commit(
             state["finished_at"] = now
         elif game.status == "playing":
             state["status"] = "playing"
-    if state["status"] == "playing":
+    state["next_round_at"] = None
+    pause = state.get("round_pause_seconds", 0)
+    if state["status"] == "playing" and pause and any(e["type"] == "round_end" for e in events):
+        # A pause between rounds: the clock wakes at its end (play.expire then starts the
+        # first turn's clock), so everyone can look at the round that was just played.
+        state["next_round_at"] = state["deadline"] = now + pause * 1000
+    elif state["status"] == "playing":
         state["deadline"] = now + state["turn_seconds"] * 1000
     else:
         state["deadline"] = None
