@@ -2,6 +2,7 @@
 
 import { auth, get, post } from "../api.js";
 import { h, replace } from "../dom.js";
+import { t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { navigate, pill, toast } from "../ui.js";
 import { optionWords, variantName } from "../words.js";
@@ -18,7 +19,7 @@ async function join(table) {
     await post(`/api/tables/${encodeURIComponent(table.id)}/join`, {});
     navigate(`#/table/${encodeURIComponent(table.id)}`);
   } catch (err) {
-    toast(`Could not join: ${err.message}`);
+    toast(t("lobby.join_failed", { reason: err.message }));
   }
 }
 
@@ -28,48 +29,52 @@ function tableCard(table) {
   const seated = mySeat(table) !== null;
   const href = `#/table/${encodeURIComponent(table.id)}`;
   const actions = [];
-  if (seated) actions.push(h("a", { class: "button primary", href }, "Open"));
+  if (seated) actions.push(h("a", { class: "button primary", href }, t("lobby.open")));
   else if (table.status === "waiting" && free > 0) {
-    if (auth.signedIn) actions.push(h("button", { type: "button", class: "primary join", onclick: () => join(table) }, "Join"));
-    else actions.push(h("a", { class: "button", href: "#/signin" }, "Sign in to join"));
+    if (auth.signedIn) actions.push(h("button", { type: "button", class: "primary join", onclick: () => join(table) }, t("lobby.join")));
+    else {
+      actions.push(h("a", { class: "button", href: "#/signin", onclick: () => sessionStorage.setItem("domino.next", href) }, t("lobby.sign_in_to_join")));
+    }
   }
-  if (!seated && table.status === "playing") actions.push(h("a", { class: "button watch", href }, "Watch"));
+  if (!seated && table.status === "playing") actions.push(h("a", { class: "button watch", href }, t("lobby.watch")));
 
   return h("li", { class: `table-card ${table.status}`, dataset: { tableId: table.id } },
     h("div", { class: "table-card-head" },
       h("strong", { class: "variant" }, variantName(table.variant)),
-      pill(table.status === "waiting" ? "Waiting" : table.status === "playing" ? "Playing" : String(table.status), table.status),
-      pill(table.rated ? "Rated" : "Casual", table.rated ? "rated" : "casual")),
-    h("div", { class: "options" }, optionWords(table.variant, table.options).join(" · ") || "Standard rules"),
-    h("ul", { class: "seat-list", "aria-label": "Seats" },
-      seats.map((x) => h("li", { class: x.player ? "taken" : "free" }, x.player ? x.player : "free seat"))),
-    h("div", { class: "meta" }, `${seats.length} players · ${table.turn_seconds ?? 30} s per move`),
+      pill(t(`status.${table.status}`), table.status),
+      pill(table.rated ? t("table.rated") : t("table.casual"), table.rated ? "rated" : "casual")),
+    h("div", { class: "options" }, optionWords(table.variant, table.options).join(" · ") || t("lobby.standard_rules")),
+    h("ul", { class: "seat-list", "aria-label": t("lobby.seats") },
+      seats.map((x) => h("li", { class: x.player ? "taken" : "free" }, x.player ? x.player : t("lobby.free_seat")))),
+    h("div", { class: "meta" }, `${t("lobby.players", { n: seats.length })} · ${t("table.seconds_per_move", { n: table.turn_seconds ?? 30 })}`),
     h("div", { class: "actions" }, actions));
 }
 
 function createForm() {
   const variant = h("select", { name: "variant" },
-    h("option", { value: "goat" }, "Goat"), h("option", { value: "classic" }, "Classic"));
+    h("option", { value: "goat" }, variantName("goat")), h("option", { value: "classic" }, variantName("classic")));
   const seats = h("select", { name: "seats" },
-    [2, 3, 4].map((n) => h("option", { value: String(n) }, `${n} players`)));
+    [2, 3, 4].map((n) => h("option", { value: String(n) }, t("lobby.players", { n }))));
   const fishAll = h("input", { type: "radio", name: "fish_rule", value: "all", checked: true });
   const fishOne = h("input", { type: "radio", name: "fish_rule", value: "one" });
   const teams = h("input", { type: "checkbox", name: "teams" });
-  const teamsLabel = h("label", { class: "inline", hidden: true }, teams, " Teams (partners sit opposite)");
+  const teamsLabel = h("label", { class: "inline", hidden: true }, teams, ` ${t("create.teams")}`);
   const goatOptions = h("fieldset", { class: "goat-options" },
-    h("legend", {}, "Fish"),
-    h("label", { class: "inline" }, fishAll, " Fish for all"),
-    h("label", { class: "inline" }, fishOne, " Fish to one"),
+    h("legend", {}, t("create.fish")),
+    h("label", { class: "inline" }, fishAll, ` ${t("option.fish_rule.all")}`),
+    h("label", { class: "inline" }, fishOne, ` ${t("option.fish_rule.one")}`),
+    h("p", { class: "hint", "data-testid": "fish-help" }, t("create.fish_help")),
     teamsLabel);
   const target = h("select", { name: "target" },
-    [100, 150, 200].map((n) => h("option", { value: String(n) }, `Target ${n}`)));
+    [100, 150, 200].map((n) => h("option", { value: String(n) }, t("option.target", { value: n }))));
   const classicOptions = h("fieldset", { class: "classic-options", hidden: true },
-    h("legend", {}, "Play to"), h("label", {}, "Target", target));
+    h("legend", {}, t("create.play_to")), h("label", {}, t("create.target"), target));
   const turn = h("input", { type: "number", name: "turn_seconds", min: 5, max: 300, value: "30", required: true });
+  const pause = h("input", { type: "number", name: "round_pause_seconds", min: 0, max: 30, value: "5", required: true });
   const rated = h("input", { type: "radio", name: "rated", value: "rated", checked: true });
   const casual = h("input", { type: "radio", name: "rated", value: "casual" });
   const error = h("p", { class: "form-error", role: "alert" });
-  const submit = h("button", { type: "submit", class: "primary" }, "Create table");
+  const submit = h("button", { type: "submit", class: "primary" }, t("create.submit"));
 
   const sync = () => {
     goatOptions.hidden = variant.value !== "goat";
@@ -80,14 +85,16 @@ function createForm() {
   seats.addEventListener("change", sync);
 
   const form = h("form", { class: "card create-form", "data-testid": "create-table" },
-    h("h2", {}, "Create table"),
-    h("div", { class: "form-row" }, h("label", {}, "Game", variant), h("label", {}, "Seats", seats)),
+    h("h2", {}, t("create.title")),
+    h("div", { class: "form-row" }, h("label", {}, t("create.game"), variant), h("label", {}, t("create.seats"), seats)),
     goatOptions, classicOptions,
     h("div", { class: "form-row" },
-      h("label", {}, "Seconds per move", turn),
-      h("fieldset", { class: "rated" }, h("legend", {}, "Ratings"),
-        h("label", { class: "inline" }, rated, " Rated"),
-        h("label", { class: "inline" }, casual, " Casual"))),
+      h("label", {}, t("create.seconds"), turn),
+      h("label", {}, t("create.pause"), pause)),
+    h("fieldset", { class: "rated" }, h("legend", {}, t("create.ratings")),
+      h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
+      h("label", { class: "inline" }, casual, ` ${t("table.casual")}`)),
+    h("p", { class: "hint" }, h("a", { href: "#/rules/goat" }, t("create.rules_link"))),
     error, submit);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -101,11 +108,11 @@ function createForm() {
     try {
       const table = await post("/api/tables", {
         variant: variant.value, seats: Number(seats.value), options,
-        turn_seconds: Number(turn.value), rated: rated.checked,
+        turn_seconds: Number(turn.value), round_pause_seconds: Number(pause.value), rated: rated.checked,
       });
       navigate(`#/table/${encodeURIComponent(table.id)}`);
     } catch (err) {
-      error.textContent = err.status === 401 ? "Please sign in first." : err.message;
+      error.textContent = err.status === 401 ? t("create.sign_in_first") : err.message;
     } finally {
       submit.disabled = false;
     }
@@ -116,11 +123,11 @@ function createForm() {
 export function renderLobby(root) {
   const tables = new Map();
   const list = h("ul", { class: "table-list", "data-testid": "table-list" });
-  const empty = h("p", { class: "muted empty" }, "No open tables yet — create one.");
+  const empty = h("p", { class: "muted empty" }, t("lobby.empty"));
 
   const redraw = () => {
     const items = [...tables.values()]
-      .filter((t) => t.status === "waiting" || t.status === "playing")
+      .filter((tb) => tb.status === "waiting" || tb.status === "playing")
       // Waiting tables first (they need players), newest last within each group.
       .sort((a, b) => (a.status === b.status ? 0 : a.status === "waiting" ? -1 : 1));
     replace(list, items.map(tableCard));
@@ -128,16 +135,16 @@ export function renderLobby(root) {
   };
   const setAll = (all) => {
     tables.clear();
-    for (const t of all || []) tables.set(t.id, t);
+    for (const tb of all || []) tables.set(tb.id, tb);
     redraw();
   };
 
   const aside = auth.signedIn
     ? createForm()
-    : h("div", { class: "card" }, h("h2", {}, "Play"),
-      h("p", {}, h("a", { href: "#/signin", class: "button primary" }, "Sign in or sign up"), " to create or join a table."));
+    : h("div", { class: "card" }, h("h2", {}, t("lobby.play")),
+      h("p", {}, h("a", { href: "#/signin", class: "button primary" }, t("lobby.sign_in_or_up")), ` ${t("lobby.to_create")}`));
   root.append(h("section", { class: "lobby" },
-    h("div", { class: "lobby-tables" }, h("h1", {}, "Lobby"), empty, list),
+    h("div", { class: "lobby-tables" }, h("h1", {}, t("lobby.title")), empty, list),
     h("aside", { class: "lobby-side" }, aside)));
 
   const offs = [];
