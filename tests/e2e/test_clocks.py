@@ -68,7 +68,8 @@ async def test_a_turn_timeout_ends_the_game_by_the_timeout_formula(server: Serve
     assert result["reason"] == "timeout"
     assert result["losers"] == [on_turn]
     events = seated.players[0].frames[-1]["events"]
-    assert {"type": "timeout", "round": last["view"]["round"], "seat": on_turn} in events
+    assert {"type": "timeout", "round": last["view"]["round"], "seat": on_turn,
+            "reason": "timeout"} in events
 
 
 async def test_resigning_is_a_timeout_of_the_resigning_seat(server: Server) -> None:
