@@ -56,6 +56,7 @@ class Snapshot:
     version: int
     state: dict[str, Any]
     connected: set[int]
+    spectators: int = 0
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
     def seat_for(self, player_id: int | None) -> int | None:
@@ -67,7 +68,9 @@ class Snapshot:
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         if seat not in self._views:
-            self._views[seat] = build_view(self.state, self.game, seat, self.connected)
+            self._views[seat] = build_view(
+                self.state, self.game, seat, self.connected, self.spectators
+            )
         return self._views[seat]
 
     def message(self, player_id: int | None, last_sent: int) -> dict[str, Any]:
@@ -96,14 +99,15 @@ class Snapshot:
                 }
                 for s, who in enumerate(self.state["seats"])
             ],
+            "spectators": self.spectators,
         }
 
 
 async def load_snapshot(store: LiveStore, table_id: str) -> Snapshot | None:
-    current, connected = await store.load_with_presence(table_id, now_ms())
+    current, connected, watchers = await store.load_with_watchers(table_id, now_ms())
     if current is None:
         return None
-    return Snapshot(table_id, current.version, current.state, connected)
+    return Snapshot(table_id, current.version, current.state, connected, watchers)
 
 
 class Feed:
@@ -115,6 +119,7 @@ class Feed:
         self.lobby: set[Subscriber] = set()
         self._handlers: dict[str, Handler] = {}
         self._local_seats: dict[str, set[int]] = {}
+        self._local_watchers: dict[str, int] = {}
         self._lock = asyncio.Lock()
 
     async def start(self) -> None:
@@ -126,6 +131,11 @@ class Feed:
                 await self.store.set_presence(table_id, self.process_id, set(), seats, 0, 60)
             except Exception:
                 log.warning("could not clear presence of table %s", table_id)
+        for table_id in list(self._local_watchers):
+            try:
+                await self.store.set_watchers(table_id, self.process_id, 0, 0, 60)
+            except Exception:
+                log.warning("could not clear the spectators of table %s", table_id)
         await self.hub.stop()
 
     # -- subscriptions ----------------------------------------------------------------
@@ -148,9 +158,11 @@ class Feed:
                 self._handlers[table_id] = handler
                 await self.hub.add(self.store.keys.table_channel(table_id), handler)
             self.tables[table_id].add(sub)
+        watched_before = self._local_watchers.get(table_id, 0)
         await self._update_presence(snapshot)
         # The snapshot was read before this socket counted as present: it does now.
         snapshot.connected = snapshot.connected | self._local_seats.get(table_id, set())
+        snapshot.spectators += self._local_watchers.get(table_id, 0) - watched_before
         return snapshot
 
     async def unsubscribe_table(self, sub: Subscriber, table_id: str) -> None:
@@ -167,8 +179,9 @@ class Feed:
         snapshot = await load_snapshot(self.store, table_id)
         if snapshot is not None:
             await self._update_presence(snapshot)
-        elif table_id in self._local_seats:
-            del self._local_seats[table_id]
+        else:
+            self._local_seats.pop(table_id, None)
+            self._local_watchers.pop(table_id, None)
 
     async def drop(self, sub: Subscriber) -> None:
         """A socket closed: forget all it subscribed to."""
@@ -180,13 +193,26 @@ class Feed:
 
     async def _update_presence(self, snapshot: Snapshot) -> None:
         table_id = snapshot.table_id
+        subs = self.tables.get(table_id, ())
         seats = {
-            seat
-            for sub in self.tables.get(table_id, ())
-            if (seat := snapshot.seat_for(sub.player_id)) is not None
+            seat for sub in subs if (seat := snapshot.seat_for(sub.player_id)) is not None
         }
+        watchers = sum(1 for sub in subs if snapshot.seat_for(sub.player_id) is None)
         before = self._local_seats.get(table_id, set())
+        watched_before = self._local_watchers.get(table_id, 0)
+        if watchers != watched_before:
+            if watchers:
+                self._local_watchers[table_id] = watchers
+            else:
+                self._local_watchers.pop(table_id, None)
+            await self.store.set_watchers(
+                table_id, self.process_id, watchers, now_ms() + PRESENCE_TTL_MS, 60
+            )
         if seats == before:
+            if watchers != watched_before:
+                await self.store.publish_table(
+                    table_id, {"kind": "presence", "v": snapshot.version}
+                )
             return
         if seats:
             self._local_seats[table_id] = seats
@@ -201,6 +227,8 @@ class Feed:
         expires = now_ms() + PRESENCE_TTL_MS
         for table_id, seats in list(self._local_seats.items()):
             await self.store.set_presence(table_id, self.process_id, seats, set(), expires, 60)
+        for table_id, count in list(self._local_watchers.items()):
+            await self.store.set_watchers(table_id, self.process_id, count, expires, 60)
 
     # -- announcements -----------------------------------------------------------------
 

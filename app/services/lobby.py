@@ -23,7 +23,8 @@ from app.services.tables import (
 # A lobby command (join, leave) loses a compare-and-set only to another change of the
 # same table; it then re-reads and tries again, a bounded number of times.
 ATTEMPTS = 20
-# Seconds between a round's end and the next deal unless the table says otherwise.
+# Seconds between a round's end and the next deal when a request does not say (PROTOCOL
+# §2a); a table made here without saying has no pause.
 DEFAULT_ROUND_PAUSE = 5
 
 
@@ -48,7 +49,7 @@ async def create_table(
     options: dict[str, Any] | None,
     turn_seconds: int,
     rated: bool,
-    round_pause_seconds: int = DEFAULT_ROUND_PAUSE,
+    round_pause_seconds: int = 0,
 ) -> dict[str, Any]:
     """A new waiting table with its creator in seat 0 (or a game at once for one seat)."""
     try:

@@ -107,7 +107,11 @@ def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 def build_view(
-    state: dict[str, Any], game: Game | None, seat: int | None, connected: set[int]
+    state: dict[str, Any],
+    game: Game | None,
+    seat: int | None,
+    connected: set[int],
+    spectators: int = 0,
 ) -> dict[str, Any]:
     """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's.
 
@@ -120,6 +124,7 @@ def build_view(
     view["deadline"] = state["deadline"] if state["status"] == "playing" else None
     view["next_round_at"] = state.get("next_round_at")
     view["rematch"] = state.get("rematch")
+    view["spectators"] = spectators
     if view["next_round_at"] is not None:
         # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
         view["deadline"] = None

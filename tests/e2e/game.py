@@ -275,7 +275,7 @@ def check_replay(record: dict[str, Any]) -> dict[str, Any]:
 
 def expected_gains(result: dict[str, Any]) -> list[int]:
     final = result["final"]
-    if result["reason"] == "timeout":
+    if result["reason"] in ("timeout", "resign"):  # RULES 1.10: the same scoring
         return rating.timeout_gains(final, result["losers"][0])
     assert result["reason"] == "goat"
     return rating.goat_gains(final, result["losers"])

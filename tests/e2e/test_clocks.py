@@ -82,7 +82,8 @@ async def test_resigning_is_a_timeout_of_the_resigning_seat(server: Server) -> N
     assert reply["type"] == "table.state" and reply["view"]["status"] == "finished"
     game = await finish(seated, server)
     result = game.finals[0]["view"]["result"]
-    assert result["reason"] == "timeout" and result["losers"] == [resigner]
+    # Scored as a timeout (RULES 1.10) but told as what it was (PROTOCOL §2a).
+    assert result["reason"] == "resign" and result["losers"] == [resigner]
     again = await seated.players[resigner].request(
         {"type": "resign", "table_id": seated.table_id}
     )

@@ -689,7 +689,11 @@ export function renderTable(root, tableId) {
   function onPresence(msg) {
     if (msg.table_id !== tableId || !state.view) return;
     const connected = new Map((msg.seats || []).map((x) => [x.seat, x.connected]));
-    state.view = { ...state.view, seats: (state.view.seats || []).map((x) => (connected.has(x.seat) ? { ...x, connected: connected.get(x.seat) } : x)) };
+    state.view = {
+      ...state.view,
+      seats: (state.view.seats || []).map((x) => (connected.has(x.seat) ? { ...x, connected: connected.get(x.seat) } : x)),
+      spectators: typeof msg.spectators === "number" ? msg.spectators : state.view.spectators,
+    };
     render();
   }
 
