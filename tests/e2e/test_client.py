@@ -112,7 +112,7 @@ def untranslated(page: Page, allowed: set[str]) -> list[str]:
     found = []
     for text in texts:
         for word in LATIN_WORD.findall(text):
-            if any(word in a for a in allowed) or word in {"Esc"} or re.fullmatch(r"[0-9a-f]+", word):
+            if any(word in a for a in allowed) or word == "Esc" or re.fullmatch("[0-9a-f]+", word):
                 continue
             found.append(f"{word!r} in {text.strip()[:80]!r}")
     return found
@@ -140,7 +140,8 @@ def test_every_language_has_every_key_and_the_browser_language_is_chosen(
             out[code] = {
               missing: en.filter((k) => !(k in words)),
               extra: Object.keys(words).filter((k) => !(k in CATALOGUE.en)),
-              empty: Object.entries(words).filter(([, w]) => !w || (typeof w === 'object' && !w.other)).map(([k]) => k),
+              empty: Object.entries(words)
+                .filter(([, w]) => !w || (typeof w === 'object' && !w.other)).map(([k]) => k),
             };
           }
           return { count: en.length, out };
@@ -180,15 +181,17 @@ def test_a_russian_and_a_persian_player_see_no_english_and_numbers_in_their_digi
     fa_ctx = browser.new_context(locale="fa-IR", viewport=DESKTOP)
     ru, fa = Tab(ru_ctx, ru_ctx.new_page()), Tab(fa_ctx, fa_ctx.new_page())
     for tab in (ru, fa):
-        tab.page.on("console", lambda m, t=tab: t.errors.append(m.text) if m.type == "error" else None)
+        tab.page.on(
+            "console", lambda m, t=tab: t.errors.append(m.text) if m.type == "error" else None
+        )
     names = [name("ivan"), name("dara")]
     sign_up_as(ru, server, names[0])
     sign_up_as(fa, server, names[1])
     table_id = create_table(ru, pause=2)
     join(fa, server, table_id)
-    # Persian digits: "۱۲۰" seconds per move, "۷" tiles.
-    expect(fa.page.locator(".table-subtitle")).to_contain_text("۱۲۰")
-    expect(fa.page.locator(".seats [data-testid=tile-count]")).to_have_text("۷ مهره")
+    # Persian digits: 120 seconds per move and 7 tiles are written in Persian digits.
+    expect(fa.page.locator(".table-subtitle")).to_contain_text("\u06f1\u06f2\u06f0")
+    expect(fa.page.locator(".seats [data-testid=tile-count]")).to_have_text("\u06f7 مهره")
     expect(ru.page.locator(".seats [data-testid=tile-count]")).to_have_text("7 костяшек")
     play_until([ru, fa], lambda: ru.page.locator("[data-testid=log] li").count() > 4, 30)
     for page in (ru.page, fa.page):
@@ -201,6 +204,8 @@ def test_a_russian_and_a_persian_player_see_no_english_and_numbers_in_their_digi
     ru.page.goto(f"{server.url}/#/player/{names[0]}")
     expect(ru.page.locator("h1")).to_have_text(names[0])
     assert untranslated(ru.page, set(names)) == []
+    for tab in (ru, fa):
+        tab.assert_clean()
     # A refusal from the server is said in the player's language too.
     ru.page.goto(f"{server.url}/#/table/{table_id}")
     expect(ru.page.locator("[data-testid=hand] .hand-tile")).not_to_have_count(0)
@@ -216,7 +221,6 @@ def test_a_russian_and_a_persian_player_see_no_english_and_numbers_in_their_digi
     )
     assert reply == [409, "вы уже сидите за этим столом"]
     for tab in (ru, fa):
-        tab.assert_clean()
         tab.context.close()
 
 
@@ -277,7 +281,9 @@ def test_alerts_change_the_title_sound_notify_and_warn_when_time_runs_low(
     expect(on_turn.page).to_have_title(re.compile(r"^● Your turn"))
     assert not waiting.page.title().startswith("●")
     # Ten seconds before his time runs out he is warned (sound and message).
-    expect(on_turn.page.locator("body")).to_have_attribute("data-last-sound", "warning", timeout=8000)
+    expect(on_turn.page.locator("body")).to_have_attribute(
+        "data-last-sound", "warning", timeout=8000
+    )
     expect(on_turn.page.locator("[data-testid=toast]").filter(has_text="Hurry")).to_be_visible()
     # Muted: remembered, and no more sounds.
     waiting.page.locator("[data-testid=mute]").click()
@@ -356,9 +362,8 @@ def test_a_move_while_the_server_is_down_is_refused_and_a_vanished_table_says_so
     env = {
         "DOMINO_DATABASE_URL": pg_url, "DOMINO_REDIS_URL": redis_url,
         "DOMINO_REDIS_PREFIX": f"{redis_prefix}_down", "DOMINO_SWEEP_SECONDS": "0.1",
-        "DOMINO_PORT": str(port),
     }
-    with run_server(env, log_dir=tmp_path) as server:
+    with run_server(env, log_dir=tmp_path, port=port) as server:
         a, b, table_id, names = seated_pair(open_tab, server, turn=120)
         # Presence: a closed tab shows offline, a return online, within 5 s.
         b_seat = a.page.locator(".seats .seat-card").first
@@ -375,7 +380,7 @@ def test_a_move_while_the_server_is_down_is_refused_and_a_vanished_table_says_so
     on_turn.page.locator(".hand-tile.legal").first.click()
     expect(on_turn.page.locator("[data-testid=prompt] .refused")).to_contain_text("Not sent")
     expect(on_turn.page.locator("[data-testid=toast]").first).to_contain_text("offline")
-    with run_server(env, log_dir=tmp_path) as again:
+    with run_server(env, log_dir=tmp_path, port=port) as again:
         # Back: the socket reconnects and the table is exactly where it was.
         expect(on_turn.page.locator("#conn")).to_be_hidden(timeout=20_000)
         expect(on_turn.page.locator(".table-page")).to_have_attribute("data-seq", seq or "")
@@ -424,7 +429,8 @@ def test_keyboard_contrast_dark_mode_spectators_and_a_reload_keeps_log_and_chat(
     # Keyboard: "1"-"9" pick a tile; after the move the focus stays in the hand.
     expect(on_turn.page.locator(".hand-tile.legal").first).to_be_visible()
     tiles = on_turn.page.locator("[data-testid=hand] .hand-tile")
-    index = next(i for i in range(tiles.count()) if "legal" in (tiles.nth(i).get_attribute("class") or ""))
+    classes = tiles.evaluate_all("els => els.map((e) => e.className)")
+    index = next(i for i, c in enumerate(classes) if "legal" in c.split())
     seq = int(on_turn.page.locator(".table-page").get_attribute("data-seq") or 0)
     on_turn.page.locator("[data-testid=hand]").click(position={"x": 1, "y": 1})
     on_turn.page.keyboard.press(str(index + 1))

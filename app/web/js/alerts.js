@@ -6,24 +6,24 @@ import { t } from "./i18n.js";
 import { muted } from "./prefs.js";
 
 let baseTitle = "";
-let flagged = false;
+let flagged = null; // the alert shown in the title, if any
 let audio = null;
 
 /** The page's own title (without any alert mark). */
 export function setTitle(text) {
   baseTitle = text;
-  document.title = flagged ? `${t("alert.title_mark")} ${baseTitle}` : baseTitle;
+  document.title = flagged ? `${t("alert.title_mark")} ${flagged} — ${baseTitle}` : baseTitle;
 }
 
 /** Mark the tab title (e.g. "● Your turn — Dominoes") until `clearTitleAlert`. */
 export function titleAlert(text) {
-  flagged = true;
+  flagged = text;
   document.title = `${t("alert.title_mark")} ${text} — ${baseTitle}`;
 }
 
 export function clearTitleAlert() {
   if (!flagged) return;
-  flagged = false;
+  flagged = null;
   document.title = baseTitle;
 }
 

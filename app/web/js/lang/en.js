@@ -30,7 +30,6 @@ export default {
   "option.fish_rule.all": "Fish for all",
   "option.fish_rule.one": "Fish to one",
   "option.teams.true": "Teams",
-  "option.teams.false": "Each for himself",
   "option.target": "Target {value}",
   "option.spinner.true": "Spinner",
   "option.spinner.false": "No spinner",

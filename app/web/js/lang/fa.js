@@ -30,7 +30,6 @@ export default {
   "option.fish_rule.all": "ماهی برای همه",
   "option.fish_rule.one": "ماهی برای یک نفر",
   "option.teams.true": "تیمی",
-  "option.teams.false": "هر کس برای خودش",
   "option.target": "هدف {value}",
   "option.spinner.true": "با اسپینر",
   "option.spinner.false": "بدون اسپینر",

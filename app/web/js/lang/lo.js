@@ -30,7 +30,6 @@ export default {
   "option.fish_rule.all": "ປາໃຫ້ທຸກຄົນ",
   "option.fish_rule.one": "ປາໃຫ້ຄົນດຽວ",
   "option.teams.true": "ເປັນທີມ",
-  "option.teams.false": "ຕ່າງຄົນຕ່າງຫຼິ້ນ",
   "option.target": "ເປົ້າໝາຍ {value}",
   "option.spinner.true": "ມີສະປິນເນີ",
   "option.spinner.false": "ບໍ່ມີສະປິນເນີ",

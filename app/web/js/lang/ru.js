@@ -30,7 +30,6 @@ export default {
   "option.fish_rule.all": "Рыба на всех",
   "option.fish_rule.one": "Рыба на одного",
   "option.teams.true": "Командами",
-  "option.teams.false": "Каждый за себя",
   "option.target": "До {value}",
   "option.spinner.true": "Со спиннером",
   "option.spinner.false": "Без спиннера",

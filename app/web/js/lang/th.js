@@ -30,7 +30,6 @@ export default {
   "option.fish_rule.all": "ปลาสำหรับทุกคน",
   "option.fish_rule.one": "ปลาให้คนเดียว",
   "option.teams.true": "เล่นเป็นทีม",
-  "option.teams.false": "ต่างคนต่างเล่น",
   "option.target": "เป้าหมาย {value}",
   "option.spinner.true": "มีสปินเนอร์",
   "option.spinner.false": "ไม่มีสปินเนอร์",

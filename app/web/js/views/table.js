@@ -385,7 +385,7 @@ export function renderTable(root, tableId) {
     carry.title = v.carry > 0 ? t("table.carry", { n: v.carry }) : "";
     roundInfo.textContent = t("table.round", { n: (v.round ?? 0) + 1 });
     replace(bazaarInfo, tileBack({ cls: "mini" }), ` ${t("table.bazaar", { n: v.bazaar ?? 0 })}`);
-    watchers.textContent = typeof v.spectators === "number" ? t("table.spectators", { n: v.spectators }) : "";
+    watchers.textContent = v.spectators > 0 ? t("table.spectators", { n: v.spectators }) : "";
   }
 
   function tick() {
