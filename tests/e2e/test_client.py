@@ -9,11 +9,15 @@ artifacts/screenshots/.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import time
+from contextlib import ExitStack
 
+import httpx
 from playwright.sync_api import Page, expect
+from websockets.sync.client import connect as ws_connect
 
 from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, Tab, finished, take_turn
 from tests.e2e.browser import sign_up as sign_up_as
@@ -445,6 +449,9 @@ def test_keyboard_contrast_dark_mode_spectators_and_a_reload_keeps_log_and_chat(
     # The last placement is marked and slides in; not under reduced motion.
     last = other.page.locator("[data-testid=board] .chain-tile.last")
     expect(last).to_have_count(1)
+    # Tiles are sized to the felt: a desktop board's are no longer 26 px tall.
+    height = other.page.locator("[data-testid=board] .chain-tile svg").first.bounding_box()
+    assert height and height["height"] >= 36, height
     assert last.evaluate("e => getComputedStyle(e).animationName") == "place"
     other.page.emulate_media(reduced_motion="reduce")
     assert last.evaluate("e => getComputedStyle(e).animationName") == "none"
@@ -573,3 +580,92 @@ def test_screenshots_of_lobby_table_summary_and_result_in_three_languages_and_da
                 assert (SCREENSHOTS / f"{what}-{look}-{width}.png").stat().st_size > 10_000
     for tab in (a, b, waiting):
         tab.assert_clean()
+
+
+# ---------------------------------------------------------------------------------------
+# score sheets of real games played over websockets, read by a watching browser
+
+
+def play_first_round(server: Server, variant: str, seats: int, options: dict) -> str:
+    """Real players (websockets) play random legal moves until the first round is over;
+    the game goes on. Returns the table id."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        accounts = []
+        for i in range(seats):
+            r = http.post("/api/auth/register",
+                          json={"username": name(f"w{i}"), "password": "password123"})
+            assert r.status_code == 201, r.text
+            accounts.append(r.json())
+            http.cookies.clear()
+        auth = {"Authorization": f"Bearer {accounts[0]['token']}"}
+        table = http.post("/api/tables", headers=auth, json={
+            "variant": variant, "seats": seats, "options": options, "turn_seconds": 120,
+            "round_pause_seconds": 30}).json()
+        for account in accounts[1:]:
+            r = http.post(f"/api/tables/{table['id']}/join", json={},
+                          headers={"Authorization": f"Bearer {account['token']}"})
+            assert r.status_code == 200, r.text
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(ws_connect(server.ws_url)) for _ in accounts]
+        for ws, account in zip(sockets, accounts, strict=True):
+            ws.send(json.dumps({"type": "hello", "token": account["token"]}))
+        deadline = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < deadline, "the round did not end"
+            states = [latest_state(ws, table["id"]) for ws in sockets]
+            if states[0]["view"]["history"]:
+                return str(table["id"])
+            for ws, state in zip(sockets, states, strict=True):
+                view = state["view"]
+                if view["legal"]:
+                    move = view["legal"][0]
+                    ws.send(json.dumps({
+                        "type": "play", "table_id": table["id"], "seq": state["seq"],
+                        "tile": move["tile"], "end": move["end"],
+                    }))
+
+
+def latest_state(ws, table_id: str) -> dict:
+    ws.send(json.dumps({"type": "table.subscribe", "table_id": table_id, "id": "s"}))
+    while True:
+        message = json.loads(ws.recv(timeout=10))
+        if message.get("id") == "s":
+            return message
+
+
+def test_score_sheets_credit_the_round_winner_and_give_teams_one_column(
+    server: Server, open_tab
+) -> None:
+    classic = play_first_round(server, "classic", 2, {"target": 100})
+    team = play_first_round(server, "goat", 4, {"teams": True})
+    watcher = open_tab(DESKTOP)
+    watcher.page.goto(f"{server.url}/#/table/{classic}")
+    sheet = watcher.page.locator("[data-testid=score-sheet] table.score-sheet")
+    expect(sheet).to_be_visible()
+    entry = watcher.page.evaluate(
+        """async (id) => new Promise((done) => {
+          const ws = new WebSocket(`ws://${location.host}/ws`);
+          ws.onopen = () => ws.send(JSON.stringify({type: 'table.subscribe', table_id: id}));
+          ws.onmessage = (m) => { done(JSON.parse(m.data).view.history[0]); ws.close(); };
+        })""",
+        classic,
+    )
+    winner = max(range(2), key=lambda s: entry["credited"][s])
+    cells = [sheet.locator(f"[data-testid=credited-{s}] .points").inner_text() for s in range(2)]
+    # The round's winner is credited in his own column; the loser's pips stay beside.
+    assert cells[winner] == f"+{entry['credited'][winner]}" and entry["credited"][winner] > 0
+    assert cells[1 - winner] == "0"
+    # Names are shown in full.
+    heads = sheet.locator("thead th.side-name").all_inner_texts()
+    players = watcher.page.locator(".seat-card .name").all_inner_texts()
+    assert sorted(heads) == sorted(players)
+
+    watcher.page.goto(f"{server.url}/#/table/{team}")
+    sheet = watcher.page.locator("[data-testid=score-sheet] table.score-sheet")
+    expect(sheet).to_be_visible()
+    heads = sheet.locator("thead th.side-name").all_inner_texts()
+    assert len(heads) == 2 and heads[0].startswith("Team A:") and heads[1].startswith("Team B:")
+    names = watcher.page.locator(".seat-card .name").all_inner_texts()
+    for head in heads:
+        assert sum(n in head for n in names) == 2, head
+    watcher.assert_clean()

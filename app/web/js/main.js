@@ -4,7 +4,7 @@
 
 import { auth } from "./api.js";
 import { setTitle } from "./alerts.js";
-import { h, replace } from "./dom.js";
+import { h, replace, s } from "./dom.js";
 import { LANGUAGES, applyLanguage, lang, setLang, t } from "./i18n.js";
 import { applyTheme, muted, setMuted, setTheme, theme } from "./prefs.js";
 import { socket } from "./socket.js";
@@ -61,8 +61,17 @@ function renderPrefs() {
       setMuted(!muted());
       renderPrefs();
     },
-  }, muted() ? "🔇" : "🔊");
+  }, speakerIcon(muted()));
   replace(document.getElementById("prefs"), language, scheme, sound);
+}
+
+/** A small speaker, struck through when muted (drawn: emoji fonts are not everywhere). */
+function speakerIcon(off) {
+  return s("svg", { viewBox: "0 0 24 24", width: 16, height: 16, class: "speaker", "aria-hidden": "true" },
+    s("path", { d: "M3 9h4l5-4v14l-5-4H3z", fill: "currentColor" }),
+    off
+      ? s("path", { d: "M16 9l5 6M21 9l-5 6", stroke: "currentColor", "stroke-width": 2, fill: "none" })
+      : s("path", { d: "M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12", stroke: "currentColor", "stroke-width": 2, fill: "none" }));
 }
 
 const ROUTES = [

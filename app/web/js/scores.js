@@ -88,7 +88,10 @@ export function scoreSheet(view) {
     const kind = endKind(entry);
     const label = [num((entry.round ?? r) + 1)];
     if (kind === "fish") label.push(fishIcon("in-row"));
-    if (kind === "timeout") label.push(h("span", { class: "muted" }, ` ${t("sheet.timeout")}`));
+    if (kind === "timeout") {
+      const resigned = r === history.length - 1 && (view.result || {}).reason === "resign";
+      label.push(h("span", { class: "muted" }, ` ${resigned ? t("sheet.resigned") : t("sheet.timeout")}`));
+    }
     body.push(h("tr", { class: `score-points ${kind === "fish" ? "fish-round" : ""}` },
       h("th", { scope: "row" }, label),
       columns.map((c) => {

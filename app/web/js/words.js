@@ -127,7 +127,9 @@ export function describeEvents(events, view) {
         break;
       case "round_end": {
         const end = ev.end || {};
-        lines.push(roundEndWords(view, end, end.kind === "fish" ? fishRule : null));
+        // A resignation's round end was already told by its own event.
+        const told = end.kind === "timeout" && events.some((e) => e && e.type === "timeout");
+        if (!told) lines.push(roundEndWords(view, end, end.kind === "fish" ? fishRule : null));
         if (Array.isArray(end.points)) {
           lines.push(t("log.points", { list: end.points.map((p, s) => `${name(s)} ${num(p)}`).join(", ") }));
         }

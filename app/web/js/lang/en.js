@@ -247,6 +247,7 @@ export default {
 
   "sheet.round": "Round",
   "sheet.timeout": "timeout",
+  "sheet.resigned": "resigned",
   "sheet.went_out": "went out",
   "sheet.credited": "written",
   "sheet.pips": "pips left in hand",

@@ -247,6 +247,7 @@ export default {
 
   "sheet.round": "دور",
   "sheet.timeout": "پایان وقت",
+  "sheet.resigned": "کناره‌گیری",
   "sheet.went_out": "تمام کرد",
   "sheet.credited": "نوشته‌شده",
   "sheet.pips": "امتیاز مانده در دست",

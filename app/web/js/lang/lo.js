@@ -247,6 +247,7 @@ export default {
 
   "sheet.round": "ຮອບ",
   "sheet.timeout": "ໝົດເວລາ",
+  "sheet.resigned": "ຍອມແພ້",
   "sheet.went_out": "ລົງໝົດມື",
   "sheet.credited": "ຈົດແລ້ວ",
   "sheet.pips": "ຄະແນນທີ່ເຫຼືອໃນມື",

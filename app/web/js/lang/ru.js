@@ -247,6 +247,7 @@ export default {
 
   "sheet.round": "Кон",
   "sheet.timeout": "время",
+  "sheet.resigned": "сдался",
   "sheet.went_out": "вышел",
   "sheet.credited": "записано",
   "sheet.pips": "очки, оставшиеся в руке",

@@ -247,6 +247,7 @@ export default {
 
   "sheet.round": "รอบ",
   "sheet.timeout": "หมดเวลา",
+  "sheet.resigned": "ยอมแพ้",
   "sheet.went_out": "ลงหมดมือ",
   "sheet.credited": "จดแล้ว",
   "sheet.pips": "แต้มที่เหลือในมือ",

@@ -118,6 +118,14 @@ export function renderTable(root, tableId) {
     return v && v.next_round_at ? Math.max(0, v.next_round_at - serverNow()) : 0;
   };
 
+  // The last placement of the round, remembered across a reload.
+  for (const change of kept.changes) {
+    for (const ev of change.events) {
+      if (ev.type === "play") state.lastTile = ev.tile;
+      else if (ev.type === "round_end") state.lastTile = null;
+    }
+  }
+
   // ---- log and chat ----
   function renderLog() {
     const v = view();
