@@ -7,7 +7,7 @@ import uuid
 from typing import Any, Protocol
 
 from app.engine import Game, OptionsError, new_seed, start_game, validate_options
-from app.live.store import LiveStore
+from app.live.store import LiveStore, Versioned
 from app.services import play
 from app.services.tables import (
     LOG_LENGTH,
@@ -156,6 +156,20 @@ async def join(
     raise ServiceError("bad_request", "the table is busy, try again", 409)
 
 
+async def _seated(
+    store: LiveStore, player: Player, table_id: str
+) -> tuple[Versioned, dict[str, Any], int]:
+    """The table (as read, and a copy of its state to change) and `player`'s seat at it."""
+    current = await store.load(table_id)
+    if current is None:
+        raise not_found(table_id)
+    state = dict(current.state)
+    seat = seat_of(state, player.id)
+    if seat is None:
+        raise ServiceError("not_seated", "you are not seated at this table", 409)
+    return current, state, seat
+
+
 def _start(state: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
     """The last seat is taken: deal from a fresh secret seed; only its commitment is shown
     (in the start event and every view) until the game ends."""
@@ -173,13 +187,7 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
     started the new table (so the caller announces it once).
     """
     for _ in range(ATTEMPTS):
-        current = await store.load(table_id)
-        if current is None:
-            raise not_found(table_id)
-        state = dict(current.state)
-        seat = seat_of(state, player.id)
-        if seat is None:
-            raise ServiceError("not_seated", "you are not seated at this table", 409)
+        current, state, seat = await _seated(store, player, table_id)
         if state["status"] != "finished":
             raise ServiceError("bad_request", "a rematch is offered once the game is over", 409)
         offer = dict(state.get("rematch") or {"offers": [], "new_table_id": None})
@@ -230,13 +238,7 @@ async def leave(store: LiveStore, player: Player, table_id: str) -> Change | Non
     During play: a resignation, which RULES 1.10 treats exactly as a timeout.
     """
     for _ in range(ATTEMPTS):
-        current = await store.load(table_id)
-        if current is None:
-            raise not_found(table_id)
-        state = dict(current.state)
-        seat = seat_of(state, player.id)
-        if seat is None:
-            raise ServiceError("not_seated", "you are not seated at this table", 409)
+        current, state, seat = await _seated(store, player, table_id)
         if state["status"] == "playing":
             return await play.resign(store, player.id, table_id)
         if state["status"] == "finished":

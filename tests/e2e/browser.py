@@ -146,3 +146,18 @@ def wait_for_record(server: Server, game_id: str) -> None:
     while httpx.get(f"{server.url}/api/games/{game_id}").status_code != 200:
         assert time.monotonic() < deadline, "the finished game was never stored"
         time.sleep(0.2)
+
+
+def resign(tab: Tab) -> None:
+    """Resign through the table's button and its confirmation."""
+    tab.page.locator("[data-testid=resign]").click()
+    tab.page.locator("[data-testid=resign-yes]").click()
+
+
+def expect_resignation_told(tab: Tab, who: str) -> None:
+    """The result card and the log say `who` resigned; a casual table shows no rating line."""
+    result = tab.page.locator("[data-testid=result]")
+    expect(result.locator("[data-testid=result-headline]")).to_have_text(f"{who} resigned")
+    expect(result).not_to_contain_text("ran out of time")
+    expect(result.locator("[data-testid^=gain-]")).to_have_count(0)
+    expect(tab.page.locator("[data-testid=log]")).to_contain_text(f"{who} resigned")

@@ -19,7 +19,17 @@ import httpx
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect as ws_connect
 
-from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, Tab, finished, take_turn
+from tests.e2e.browser import (
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    Tab,
+    expect_resignation_told,
+    finished,
+    resign,
+    take_turn,
+    wait_for_record,
+)
 from tests.e2e.browser import sign_up as sign_up_as
 from tests.servers import Server, free_port, run_server
 
@@ -325,14 +335,9 @@ def test_an_invite_survives_sign_up_and_a_rematch_accepted_by_both_starts_a_new_
         expect(tab.page.locator("[data-testid=hand] .hand-tile")).to_have_count(7)
 
     # The host resigns: told as a resignation everywhere, no rating line (casual).
-    a.page.locator("[data-testid=resign]").click()
-    a.page.locator("[data-testid=resign-yes]").click()
+    resign(a)
     for tab in (a, b):
-        result = tab.page.locator("[data-testid=result]")
-        expect(result.locator("[data-testid=result-headline]")).to_have_text(f"{host} resigned")
-        expect(result).not_to_contain_text("ran out of time")
-        expect(result.locator("[data-testid^=gain-]")).to_have_count(0)
-        expect(tab.page.locator("[data-testid=log]")).to_contain_text(f"{host} resigned")
+        expect_resignation_told(tab, host)
 
     # Play again: offered by one, accepted by the other, and both are at a new table.
     a.page.locator("[data-testid=rematch]").click()
@@ -486,12 +491,9 @@ def test_replay_autoplays_to_the_result_rules_explain_fish_and_phones_fit(
 ) -> None:
     a, b, _table_id, names = seated_pair(open_tab, server, pause=0, fish="one")
     play_until([a, b], lambda: a.page.locator("[data-testid=log] li").count() > 8, 60)
-    a.page.locator("[data-testid=resign]").click()
-    a.page.locator("[data-testid=resign-yes]").click()
+    resign(a)
     expect(a.page.locator("[data-testid=result]")).to_be_visible()
     replay = a.page.locator("[data-testid=result] a[href^='#/replay/']")
-    from tests.e2e.browser import wait_for_record
-
     wait_for_record(server, (replay.get_attribute("href") or "").split("#/replay/")[1])
     replay.click()
     result = a.page.locator("[data-testid=replay-result]")
@@ -568,8 +570,7 @@ def test_screenshots_of_lobby_table_summary_and_result_in_three_languages_and_da
     play_until([a, b], lambda: summary_shown(a))
     shots(a, "summary")
     expect(a.page.locator("[data-testid=round-summary]")).to_be_visible()
-    b.page.locator("[data-testid=resign]").click()
-    b.page.locator("[data-testid=resign-yes]").click()
+    resign(b)
     expect(a.page.locator("[data-testid=result]")).to_be_visible()
     a.page.locator("[data-testid=close-summary]").click()
     a.page.locator("[data-testid=result]").scroll_into_view_if_needed()
