@@ -210,6 +210,9 @@ def test_a_russian_and_a_persian_player_see_no_english_and_numbers_in_their_digi
     play_until([ru, fa], lambda: ru.page.locator("[data-testid=log] li").count() > 4, 30)
     for page in (ru.page, fa.page):
         assert untranslated(page, set(names)) == []
+    ru.page.goto(f"{server.url}/#/lobby")
+    expect(ru.page.locator(".table-card")).not_to_have_count(0)
+    assert untranslated(ru.page, set(names)) == []
     ru.page.goto(f"{server.url}/#/leaderboard/goat")
     expect(ru.page.locator("h1")).to_contain_text("Рейтинг")
     assert untranslated(ru.page, set(names)) == []

@@ -515,10 +515,10 @@ export function renderTable(root, tableId) {
     replace(summaryBox,
       h("h2", {}, t("summary.title", { n: (s.round ?? 0) + 1 })),
       h("p", { class: "summary-why" }, roundEndWords(v, end, fishRule)),
-      h("table", { class: "summary-table" },
+      h("div", { class: "summary-scroll" }, h("table", { class: "summary-table" },
         h("thead", {}, h("tr", {}, [t("summary.player"), t("summary.hand"), t("summary.points"), t("summary.credited"), t("summary.standing")]
           .map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, summaryRows(v, s))),
+        h("tbody", {}, summaryRows(v, s)))),
       notes,
       h("div", { class: "summary-foot" },
         v.next_round_at ? h("strong", { "data-testid": "next-round" }, t("table.next_round_in", { n: Math.ceil(pausedFor() / 1000) })) : null,
@@ -681,11 +681,15 @@ export function renderTable(root, tableId) {
     } else if (v) {
       if (!before) {
         renderLog();
-        // A reload during the pause: the last round's summary from the history.
+        // A reload during the pause: the last round's summary, with its hands if this tab
+        // kept the round's end, else from the history.
         const last = (v.history || [])[v.history.length - 1];
         if (v.next_round_at && last) {
-          state.summary = { round: last.round, end: { kind: last.end, by: last.by, points: last.points, credited: last.credited },
-            scores: last.scores, remembered: last.remembered, carry: last.carry, hands: [] };
+          const ended = kept.changes.flatMap((c) => c.events).filter((ev) => ev.type === "round_end" && ev.round === last.round);
+          state.summary = ended.length ? ended[ended.length - 1] : {
+            round: last.round, end: { kind: last.end, by: last.by, points: last.points, credited: last.credited },
+            scores: last.scores, remembered: last.remembered, carry: last.carry, hands: [],
+          };
         }
       }
       noteEvents([], v, before);
