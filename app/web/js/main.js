@@ -36,7 +36,10 @@ function renderHeader() {
       h("a", { href: `#/player/${encodeURIComponent(player.name)}`, class: "me", "data-testid": "me" }, player.name),
       h("button", { type: "button", class: "link-button", onclick: signOut }, t("nav.sign_out")));
   } else {
-    replace(area, h("a", { href: "#/signin" }, t("nav.sign_in")));
+    // From a table (an invite), signing in or up comes back to it.
+    replace(area, h("a", { href: "#/signin", onclick: () => {
+      if (location.hash.startsWith("#/table/")) sessionStorage.setItem("domino.next", location.hash);
+    } }, t("nav.sign_in")));
   }
   renderPrefs();
 }

@@ -333,14 +333,17 @@ export function renderTable(root, tableId) {
     const seats = (tb && tb.seats) || (v && v.seats) || [];
     const free = seats.filter((x) => !x.player).length;
     const isSeated = mySeatInTable() !== null;
-    if (!auth.signedIn) sessionStorage.setItem("domino.next", `#/table/${encodeURIComponent(tableId)}`);
     replace(waiting,
       h("h2", {}, free ? t("table.waiting_for", { n: free }) : t("table.starting")),
       h("ul", { class: "seat-list" }, seats.map((x) => h("li", { class: x.player ? "taken" : "free" },
         `${num(x.seat + 1)}. ${x.player || t("lobby.free_seat")}`))),
       !isSeated && free && auth.signedIn
         ? h("button", { type: "button", class: "primary", onclick: join }, t("table.join")) : null,
-      !auth.signedIn ? h("p", {}, h("a", { href: "#/signin", "data-testid": "signin-to-join" }, t("nav.sign_in")), ` ${t("table.to_take_seat")}`) : null,
+      // Signing in or up from here (an invite) comes back to this table.
+      !auth.signedIn ? h("p", {}, h("a", {
+        href: "#/signin", "data-testid": "signin-to-join",
+        onclick: () => sessionStorage.setItem("domino.next", `#/table/${encodeURIComponent(tableId)}`),
+      }, t("nav.sign_in")), ` ${t("table.to_take_seat")}`) : null,
       free ? inviteBox() : null,
       h("p", { class: "muted" }, t("table.starts_by_itself")));
   }
