@@ -67,7 +67,7 @@ export function renderTable(root, tableId) {
     acts: {}, // seat -> words of its last draw or knock
     warned: null, // the deadline already warned about
     alerted: null, // the turn already alerted about ("round:seq")
-    rematchSent: false,
+    refocus: false, // put the focus back in the hand after a move
   };
 
   // ---- the skeleton (built once; parts are refreshed on every state) ----
@@ -175,6 +175,7 @@ export function renderTable(root, tableId) {
     }
     state.sending = true;
     state.selected = null;
+    state.refocus = true; // the focus goes back to the hand, not to the page
     clearTitleAlert();
     render();
   }
@@ -211,7 +212,6 @@ export function renderTable(root, tableId) {
   async function rematch() {
     try {
       const offer = await post(`/api/tables/${encodeURIComponent(tableId)}/rematch`);
-      state.rematchSent = true;
       if (offer.new_table_id) navigate(`#/table/${encodeURIComponent(offer.new_table_id)}`);
       else render();
     } catch (err) {
@@ -472,10 +472,13 @@ export function renderTable(root, tableId) {
 
     const card = mySeat ? seatCard(mySeat, v) : null;
     replace(mine, card, prompt, hand, h("p", { class: "muted keys-hint" }, t("table.keys_hint")));
-    if (focusedTile !== null && focusedTile !== undefined) {
-      const again = hand.querySelector(`[data-tile="${CSS.escape(focusedTile)}"]`);
+    if ((focusedTile !== null && focusedTile !== undefined) || state.refocus) {
+      const again = focusedTile ? hand.querySelector(`[data-tile="${CSS.escape(focusedTile)}"]`) : null;
       const target = again || hand.querySelector(".hand-tile.legal") || hand.querySelector(".hand-tile");
-      if (target) target.focus();
+      if (target) {
+        target.focus();
+        state.refocus = false;
+      }
     }
   }
 
@@ -767,7 +770,8 @@ export function renderTable(root, tableId) {
       tiles[Number(ev.key) - 1].focus();
       chooseTile(tiles[Number(ev.key) - 1].dataset.tile);
     } else if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && hand.contains(document.activeElement)) {
-      const forward = (ev.key === "ArrowRight") !== (document.documentElement.dir === "rtl");
+      // The hand is laid out left to right in every language, so the arrows follow it.
+      const forward = ev.key === "ArrowRight";
       const at = tiles.indexOf(document.activeElement);
       const next = tiles[(at + (forward ? 1 : -1) + tiles.length) % tiles.length];
       if (next) next.focus();
