@@ -208,6 +208,11 @@ def test_a_russian_and_a_persian_player_see_no_english_and_numbers_in_their_digi
     expect(fa.page.locator(".seats [data-testid=tile-count]")).to_have_text("\u06f7 مهره")
     expect(ru.page.locator(".seats [data-testid=tile-count]")).to_have_text("7 костяшек")
     play_until([ru, fa], lambda: ru.page.locator("[data-testid=log] li").count() > 4, 30)
+    # The Persian page runs right to left; its line of tiles keeps its geometry.
+    expect(fa.page.locator("html")).to_have_attribute("dir", "rtl")
+    for part in ("board", "hand"):
+        direction = "e => getComputedStyle(e).direction"
+        assert fa.page.locator(f"[data-testid={part}]").evaluate(direction) == "ltr", part
     for page in (ru.page, fa.page):
         assert untranslated(page, set(names)) == []
     ru.page.goto(f"{server.url}/#/lobby")
