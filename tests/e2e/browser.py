@@ -45,7 +45,9 @@ class Tab:
         assert self.errors == [], f"browser console errors: {self.errors}"
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running while it is open, which
+# the asyncio tests of other modules must not meet.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
