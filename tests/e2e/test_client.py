@@ -144,6 +144,11 @@ def test_every_language_has_every_key_and_the_browser_language_is_chosen(
     page.goto(f"{server.url}/#/lobby")
     expect(page.locator("h1")).to_have_text("Лобби")
     assert page.evaluate("document.documentElement.lang") == "ru"
+    players = set(page.locator(".seat-list li.taken").all_inner_texts())
+    assert untranslated(page, players) == []
+    page.goto(f"{server.url}/#/signin")
+    expect(page.locator("h1")).to_have_text("Добро пожаловать")
+    assert untranslated(page, set()) == []
     # Every key of the English catalogue exists, with words, in every other language.
     report = page.evaluate(
         """async () => {
