@@ -265,9 +265,9 @@ class Connection:
                 return
             if change.finished:
                 self.live.finisher.kick(table_id)
-            store, now = self.live.store, now_ms()
-            connected = await store.presence(table_id, now)
-            watchers = await store.watchers(table_id, now)
+            connected, watchers = await self.live.store.presence_and_watchers(
+                table_id, now_ms()
+            )
             self.send_state(
                 Snapshot(table_id, change.version, change.state, connected, watchers), msg_id
             )

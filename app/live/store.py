@@ -279,8 +279,13 @@ class LiveStore:
                 pipe.hdel(key, process_id)
             await pipe.execute()
 
-    async def watchers(self, table_id: str, now_ms: int) -> int:
-        return _live_watchers(await self.redis.hgetall(self._watchers_key(table_id)), now_ms)
+    async def presence_and_watchers(self, table_id: str, now_ms: int) -> tuple[set[int], int]:
+        """The seats with a live socket and how many spectators watch, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self.keys.presence(table_id))
+            pipe.hgetall(self._watchers_key(table_id))
+            presence, watchers = await pipe.execute()
+        return _live_seats(presence, now_ms), _live_watchers(watchers, now_ms)
 
     async def presence(self, table_id: str, now_ms: int) -> set[int]:
         return _live_seats(await self.redis.hgetall(self.keys.presence(table_id)), now_ms)
