@@ -18,6 +18,15 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite+aiosqlite:///{Path.cwd() / 'domino.db'}"
     redis_url: str = ""  # empty: the in-process store
     redis_prefix: str = "domino"
+    # At most this many Redis connections per process; a burst beyond it waits (up to the
+    # timeout, in seconds) for a free one instead of failing.
+    redis_pool_size: int = 64
+    redis_pool_timeout: float = 10.0
+    # Production refuses a Redis that would lose running games on restart (no AOF), unless
+    # this says persistence is taken care of elsewhere (e.g. a replica that persists).
+    redis_unpersisted_ok: bool = False
+    # PROTOCOL §2a: how often sockets with table subscriptions get `table.heartbeat`.
+    heartbeat_seconds: float = 10.0
     secret_key: str = DEVELOPMENT_SECRET
     token_seconds: int = 7 * 24 * 3600
     host: str = "127.0.0.1"

@@ -9,7 +9,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import auth, games, health, leaderboard, players, tables, ws
+from app.api import auth, games, health, leaderboard, players, tables, variants, ws
 from app.api.errors import install_error_handlers
 from app.api.i18n import install_translations
 from app.api.ratelimit import install_rate_limits
@@ -45,7 +45,7 @@ def create_app() -> FastAPI:
     install_error_handlers(app)
     install_translations(app)
     install_rate_limits(app)
-    for module in (health, auth, players, leaderboard, games, tables, ws):
+    for module in (health, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
     # The browser client, last: every API route above takes precedence over its files.
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import redis
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.servers import Server, run_server
+from tests.servers import Server, clear_redis_prefix, run_server
 
 
 async def register(http: httpx.AsyncClient) -> dict[str, Any]:
@@ -140,11 +139,8 @@ def main() -> int:
             for _ in range(args.processes)
         ]
         asyncio.run(run(servers, args.games, args.timeout))
-    if args.redis:  # leave the shared Redis as we found it
-        client = redis.Redis.from_url(args.redis)
-        for key in client.scan_iter(match=f"{env['DOMINO_REDIS_PREFIX']}*"):
-            client.delete(key)
-        client.close()
+    if args.redis:
+        clear_redis_prefix(args.redis, env["DOMINO_REDIS_PREFIX"])
     return 0
 
 

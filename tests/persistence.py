@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.engine.rating import goat_gains, higher_wins_gains, timeout_gains
-from tests.conftest import _admin
+from tests.servers import pg_admin as _admin
 
 BACKENDS = ["postgresql", "sqlite"]
 

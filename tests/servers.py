@@ -12,9 +12,35 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import httpx
+import redis
 
 REPO = Path(__file__).resolve().parent.parent
+PG_ADMIN_DSN = os.environ.get("DOMINO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+async def pg_admin(sql: str) -> None:
+    """Run one statement as PostgreSQL's administrator (create or drop a database)."""
+    conn = await asyncpg.connect(PG_ADMIN_DSN)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def database_url(name: str) -> str:
+    """The SQLAlchemy URL of database `name` on the administrator's server."""
+    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    return f"{base}/{name}"
+
+
+def clear_redis_prefix(redis_url: str, prefix: str) -> None:
+    """Delete every key under `prefix`: leave a shared Redis as we found it."""
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(match=f"{prefix}*"):
+        client.delete(key)
+    client.close()
 
 
 def free_port() -> int:

@@ -6,21 +6,29 @@ import logging
 
 from fastapi import FastAPI, Request, status
 from fastapi.responses import JSONResponse
+from redis.exceptions import RedisError
 from sqlalchemy import exc
 
 log = logging.getLogger(__name__)
+
+# PROTOCOL §2a `unavailable`: how long a client should wait before trying again.
+RETRY_MS = 1000
 
 # These mean our SQL or our data is wrong: a real bug, left to surface as such.
 _BUGS = (exc.IntegrityError, exc.ProgrammingError, exc.DataError)
 
 
-def _unavailable(request: Request, error: Exception) -> JSONResponse:
-    log.warning("database unavailable during %s %s: %r", request.method, request.url.path, error)
+def _unavailable(request: Request, error: Exception, what: str = "database") -> JSONResponse:
+    log.warning("%s unavailable during %s %s: %r", what, request.method, request.url.path, error)
     return JSONResponse(
-        {"detail": "database unavailable, try again shortly"},
+        {"detail": f"{what} unavailable, try again shortly", "retry_ms": RETRY_MS},
         status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
-        headers={"Retry-After": "5"},
+        headers={"Retry-After": str(-(-RETRY_MS // 1000))},
     )
+
+
+async def _live_store_error(request: Request, error: Exception) -> JSONResponse:
+    return _unavailable(request, error, "live store")
 
 
 async def _database_error(request: Request, error: Exception) -> JSONResponse:
@@ -36,3 +44,4 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(exc.DisconnectionError, _database_error)
     app.add_exception_handler(exc.TimeoutError, _database_error)
     app.add_exception_handler(ConnectionError, _database_error)
+    app.add_exception_handler(RedisError, _live_store_error)

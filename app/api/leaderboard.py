@@ -5,20 +5,26 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
+from pydantic import AfterValidator
 
 from app.api.deps import SessionDep
 from app.api.schemas import Leaderboard
-from app.services import standings
+from app.services import standings, variants
 
 router = APIRouter(prefix="/api/leaderboard", tags=["leaderboard"])
 
-Variant = Literal["goat", "classic", "fives", "mexican_train", "telephone", "sea_goat", "donkey"]
+
+def playable(variant: str) -> str:
+    """A variant the engine plays (a leaderboard of one nobody played yet is empty)."""
+    if not variants.is_playable(variant):
+        raise ValueError(f"unknown variant; playable: {', '.join(variants.names())}")
+    return variant
 
 
 @router.get("")
 async def leaderboard(
     session: SessionDep,
-    variant: Variant = "goat",
+    variant: Annotated[str, AfterValidator(playable)] = "goat",
     sort: Literal["points", "skill"] = "points",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,

@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from pydantic import BaseModel, Field
-from redis.exceptions import RedisError
 
 from app.api.deps import CurrentPlayer
 from app.api.schemas import Detail
@@ -46,10 +45,6 @@ def _refusals() -> Iterator[None]:
         yield
     except ServiceError as error:
         raise HTTPException(error.status, error.message) from error
-    except RedisError as error:  # the live store did not answer: retry later, not a 500
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, "live store unavailable, try again shortly"
-        ) from error
 
 
 def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:

@@ -9,14 +9,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.api.deps import SESSION_COOKIE
+from app.api.errors import RETRY_MS
 from app.api.i18n import pick_language, translate
 from app.api.protocol import (
     Chat,
@@ -48,6 +51,7 @@ RATE_BURST = 60.0
 # A socket that does not read its messages is closed rather than buffered without end.
 MAX_QUEUED = 2000
 CLOSE_BAD_TOKEN = 4401
+CLOSE_TRY_AGAIN = 1013
 
 _NO_ID = object()
 _conn_numbers = itertools.count(1)
@@ -66,7 +70,7 @@ class Connection:
         # While a command of this socket is changing a table, announcements of that table
         # wait, so the reply (with the command's id) is the first message of its version.
         self.busy: set[str] = set()
-        self.pending: dict[str, Snapshot] = {}
+        self.pending: dict[str, list[Snapshot]] = {}
         self.lobby_ready = True
         self.lobby_held: list[dict[str, Any]] = []
         self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
@@ -95,9 +99,10 @@ class Connection:
 
     def offer_state(self, snapshot: Snapshot) -> None:
         if snapshot.table_id in self.busy:
-            held = self.pending.get(snapshot.table_id)
-            if held is None or held.version < snapshot.version:
-                self.pending[snapshot.table_id] = snapshot
+            # Every version is held, in order, so none is skipped once the reply is out.
+            held = self.pending.setdefault(snapshot.table_id, [])
+            if not held or held[-1].version < snapshot.version:
+                held.append(snapshot)
             return
         self.send_state(snapshot)
 
@@ -114,13 +119,13 @@ class Connection:
 
     def release(self, table_id: str) -> None:
         self.busy.discard(table_id)
-        held = self.pending.pop(table_id, None)
-        if held is not None:
+        for held in self.pending.pop(table_id, ()):
             self.send_state(held)
 
-    def error(self, code: str, message: str, msg_id: Any = _NO_ID) -> None:
+    def error(self, code: str, message: str, msg_id: Any = _NO_ID, **extra: Any) -> None:
         reply: dict[str, Any] = {
-            "type": "error", "code": code, "message": translate(message, self.lang, code)
+            "type": "error", "code": code, "message": translate(message, self.lang, code),
+            **extra,
         }
         if msg_id is not _NO_ID:
             reply["id"] = msg_id
@@ -138,7 +143,7 @@ class Connection:
                 if message is None:
                     await self.ws.close(code=1008)
                     return
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+                await self.ws.send_text(orjson.dumps(message).decode())
         except Exception:  # the peer went away; the read loop notices too
             self.closed = True
 
@@ -156,7 +161,7 @@ class Connection:
             self.error("bad_request", f"frame larger than {MAX_FRAME_BYTES} bytes")
             return True
         try:
-            data = json.loads(text)
+            data = orjson.loads(text)
         except ValueError:
             self.error("bad_request", "frame is not valid JSON")
             return True
@@ -172,10 +177,19 @@ class Connection:
         try:
             return await self.dispatch(message, msg_id)
         except ServiceError as error:
-            self.error(error.code, error.message, msg_id)
+            extra = {"retry_ms": RETRY_MS} if error.code == "unavailable" else {}
+            self.error(error.code, error.message, msg_id, **extra)
+        except (RedisError, SQLAlchemyError, OSError) as error:
+            # Our stores did not answer: nothing changed, and the client may try again.
+            log.warning("socket %s: a store is unavailable: %r", self.conn_id, error)
+            if isinstance(error, RedisError) and self.live.store.outage_since is None:
+                self.live.store.outage_since = now_ms()
+            self.error("unavailable", "the server cannot reach its data right now; try again",
+                       msg_id, retry_ms=RETRY_MS)
         except Exception:
             log.exception("socket %s: command failed", self.conn_id)
-            self.error("bad_request", "the server could not process this message", msg_id)
+            self.error("unavailable", "the server could not process this message; try again",
+                       msg_id, retry_ms=RETRY_MS)
         return True
 
     async def dispatch(self, message: Any, msg_id: Any) -> bool:
@@ -221,7 +235,7 @@ class Connection:
                 msg_id,
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
-                    message.seq,
+                    message.seq, live.feed.latest(message.table_id),
                 ),
             )
         elif isinstance(message, Resign):
@@ -265,12 +279,9 @@ class Connection:
                 return
             if change.finished:
                 self.live.finisher.kick(table_id)
-            connected, watchers = await self.live.store.presence_and_watchers(
-                table_id, now_ms()
-            )
-            self.send_state(
-                Snapshot(table_id, change.version, change.state, connected, watchers), msg_id
-            )
+            # The other sockets of this table here see it now, from the state just written.
+            snapshot = self.live.feed.deliver(table_id, change.version, change.state, change.game)
+            self.send_state(snapshot, msg_id)
         finally:
             self.release(table_id)
 
@@ -284,7 +295,7 @@ def _frame_id(text: str | None) -> Any:
     if text is None or len(text) > MAX_FRAME_BYTES:
         return _NO_ID
     try:
-        data = json.loads(text)
+        data = orjson.loads(text)
     except ValueError:
         return _NO_ID
     return data.get("id", _NO_ID) if isinstance(data, dict) else _NO_ID
@@ -306,7 +317,14 @@ async def gateway(websocket: WebSocket) -> None:
     conn = Connection(websocket, live)
     cookie = websocket.cookies.get(SESSION_COOKIE)
     if cookie:
-        conn.player = await player_for_token(live.db, cookie)
+        try:
+            conn.player = await player_for_token(live.db, cookie)
+        except (SQLAlchemyError, OSError) as error:
+            # Not knowing who this is must not make a seated player a spectator: the
+            # client reconnects (1013: try again later) and is recognised then.
+            log.warning("socket %s: sign-in unavailable: %r", conn.conn_id, error)
+            await websocket.close(code=CLOSE_TRY_AGAIN, reason="sign-in unavailable")
+            return
         if conn.player is not None:
             conn.offer(_welcome(conn.player))
     writer = asyncio.create_task(conn.write_loop())
@@ -322,7 +340,7 @@ async def gateway(websocket: WebSocket) -> None:
         pass
     finally:
         conn.closed = True
-        await live.feed.drop(conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+        await live.feed.drop(conn)

@@ -1,16 +1,20 @@
 """The rules engine: pure, deterministic, standard library only."""
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
-from app.engine.game import Game, Move
+from app.engine.game import Game, Move, Placement, Result, RoundEnd, Standings, VariantInfo
+from app.engine.layouts import Layout, Line, Spinner, Trains
+from app.engine.options import Option
 from app.engine.records import RECORD_FORMAT, replay_positions, replay_record
 from app.engine.shuffle import commitment, new_seed
 from app.engine.tiles import Tile, parse_tile
 from app.engine.variants import (
     VARIANTS,
+    describe_variants,
     game_from_dict,
     new_game,
     start_game,
     validate_options,
+    variant_class,
 )
 
 __all__ = [
@@ -18,11 +22,22 @@ __all__ = [
     "VARIANTS",
     "Game",
     "IllegalMove",
+    "Layout",
+    "Line",
     "Move",
+    "Option",
     "OptionsError",
+    "Placement",
     "RecordError",
+    "Result",
+    "RoundEnd",
+    "Spinner",
+    "Standings",
     "Tile",
+    "Trains",
+    "VariantInfo",
     "commitment",
+    "describe_variants",
     "game_from_dict",
     "new_game",
     "new_seed",
@@ -31,4 +46,5 @@ __all__ = [
     "replay_record",
     "start_game",
     "validate_options",
+    "variant_class",
 ]

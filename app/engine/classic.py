@@ -5,13 +5,18 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar
 
-from app.engine.game import Game
+from app.engine.game import Game, Result, Standings
+from app.engine.options import Option, target_option
 from app.engine.rating import higher_wins_gains
 from app.engine.scoring import classic_hand_points, classic_round_credits
 
 
 class Classic(Game):
     variant: ClassVar[str] = "classic"
+    title: ClassVar[str] = "Classic"
+    options_spec: ClassVar[dict[str, Option]] = {
+        "target": target_option(100, 150, 200)
+    }
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
@@ -43,10 +48,10 @@ class Classic(Game):
     def standings_view(self, seat: int) -> dict[str, Any]:
         return {"account": self.totals[seat], "opened": True, "remembered": 0}
 
-    def standings_record(self) -> dict[str, Any]:
+    def standings_record(self) -> Standings:
         return {"scores": list(self.totals)}
 
-    def game_over(self) -> dict[str, Any] | None:
+    def game_over(self) -> Result | None:
         target = self.options["target"]
         best = max(self.totals)
         if best < target:

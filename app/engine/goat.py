@@ -7,7 +7,9 @@ from functools import cache
 from typing import Any, ClassVar
 
 from app.engine.errors import OptionsError
-from app.engine.game import Game
+from app.engine.game import Game, Result, Standings
+from app.engine.layouts import LEFT, RIGHT
+from app.engine.options import TEAMS, Option
 from app.engine.rating import goat_gains
 from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
 
@@ -17,6 +19,15 @@ MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
 
 class Goat(Game):
     variant: ClassVar[str] = "goat"
+    title: ClassVar[str] = "Goat"
+    options_spec: ClassVar[dict[str, Option]] = {
+        "fish_rule": Option("all", ("all", "one"), "Fish", ("Fish for all", "Fish to one")),
+        "teams": TEAMS,
+    }
+    wins: ClassVar[str] = "lower"
+    team_play: ClassVar[bool] = True
+    losers_called: ClassVar[str | None] = "goats"
+    history_keys: ClassVar[tuple[str, ...]] = ("scores", "remembered", "carry")
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
@@ -62,7 +73,9 @@ class Goat(Game):
 
     def makes_fish(self) -> bool:
         # Both ends show v and every non-double with v is down, whether or not v-v is (1.4).
-        return self.left == self.right and self._on_table[self.left] == self.max_pip  # type: ignore[index]
+        ends = self.board.open
+        v = ends[LEFT]
+        return v == ends[RIGHT] and self.board.on_table[v] == self.max_pip
 
     def hand_points(self, hand: int) -> int:
         return goat_hand_points(self.ts.tiles_of(hand))
@@ -91,14 +104,14 @@ class Goat(Game):
         view = {"account": s.account, "opened": s.opened, "remembered": s.remembered}
         return view | {"team": self.side(seat)} if self.teams else view
 
-    def standings_record(self) -> dict[str, Any]:
+    def standings_record(self) -> Standings:
         return {
             "scores": self.final_scores(),
             "remembered": [self.standings[self.side(s)].remembered for s in range(self.players)],
             "carry": self.carry,
         }
 
-    def game_over(self) -> dict[str, Any] | None:
+    def game_over(self) -> Result | None:
         goat_sides = goats(self.standings)
         losers = [seat for seat in range(self.players) if self.side(seat) in goat_sides]
         if not losers:

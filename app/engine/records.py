@@ -89,9 +89,14 @@ def _play_moves(game: Game, moves: Any, r: int) -> None:
         if seat != game.turn:
             _fail(r, m, f"it is seat {game.turn}'s turn, not seat {seat}'s")
         try:
-            game.play(seat, tile, end)
+            game.play(seat, tile, end, **_move_fields(game, move))
         except IllegalMove as exc:
             _fail(r, m, str(exc))
+
+
+def _move_fields(game: Game, move: dict[str, Any]) -> dict[str, Any]:
+    """The variant's extra fields of a recorded move (PROTOCOL §2a), as `play` takes them."""
+    return {k: move[k] for k in game.move_fields if k in move}
 
 
 def replay_record(record: Any) -> dict[str, Any]:
@@ -106,9 +111,10 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
     end) and after a timeout. Every hand is shown: use it for finished games only.
     """
     played, _players = _replay(record)  # checks the record and finds every deal
-    # Replaying once more on the found deals, with no seed, leaves each round's last
-    # position in place (a seeded game deals the next round at once).
-    game = type(played)(played.players, played.options, None)
+    # Replaying once more on the found deals, dealing each round only when asked, leaves
+    # each round's last position in place (a seeded game deals the next round at once).
+    game = type(played)(played.players, played.options, played.seed)
+    game.auto_deal = False
     game.start()
     timeout = record.get("timeout")
     positions: list[dict[str, Any]] = []
@@ -116,7 +122,9 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
         events = game.deal(dealt["hands"], dealt["bazaar"])
         positions.append(_position(game, r, -1, None, events))
         for m, move in enumerate(rd.get("moves", [])):
-            events = game.play(move["seat"], move["tile"], move.get("end"))
+            events = game.play(
+                move["seat"], move["tile"], move.get("end"), **_move_fields(game, move)
+            )
             positions.append(_position(game, r, m, move, events))
         if timeout is not None and timeout["round"] == r:
             events = game.timeout(timeout["seat"], timeout.get("reason", "timeout"))

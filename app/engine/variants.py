@@ -1,61 +1,41 @@
-"""The variant registry and each variant's options: defaults, allowed values, validation."""
+"""The variant registry: one line per playable variant (each class declares its own options,
+layout and turn policy; see app/engine/game.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from app.engine.classic import Classic
 from app.engine.errors import OptionsError
-from app.engine.game import Event, Game
+from app.engine.fives import Fives
+from app.engine.game import Event, Game, VariantInfo
 from app.engine.goat import Goat
+from app.engine.telephone import Telephone
 
-
-@dataclass(frozen=True)
-class Option:
-    default: Any
-    allowed: tuple[Any, ...]
-
-    def check(self, name: str, value: Any) -> Any:
-        # bool is an int in Python: compare types too, so `true` is never a target of 1.
-        if not any(type(value) is type(a) and value == a for a in self.allowed):
-            choices = ", ".join(repr(a) for a in self.allowed)
-            raise OptionsError(f"option {name!r} must be one of {choices}, not {value!r}")
-        return value
-
-
-VARIANTS: dict[str, type[Game]] = {"goat": Goat, "classic": Classic}  # type: ignore[type-abstract]
-
-OPTIONS: dict[str, dict[str, Option]] = {
-    "goat": {
-        "fish_rule": Option("all", ("all", "one")),
-        "teams": Option(False, (False, True)),
-    },
-    "classic": {"target": Option(100, (100, 150, 200))},
+VARIANTS: dict[str, type[Game]] = {
+    "goat": Goat,  # type: ignore[type-abstract]
+    "classic": Classic,  # type: ignore[type-abstract]
+    "fives": Fives,
+    "telephone": Telephone,
 }
+
+
+def variant_class(variant: object) -> type[Game]:
+    """The class of a playable variant; OptionsError for any other name."""
+    cls = VARIANTS.get(variant) if isinstance(variant, str) else None
+    if cls is None:
+        raise OptionsError(f"unknown variant {variant!r}; playable: {', '.join(VARIANTS)}")
+    return cls
+
+
+def describe_variants() -> list[VariantInfo]:
+    """Every playable variant as GET /api/variants lists it (PROTOCOL §2a)."""
+    return [cls.describe() for cls in VARIANTS.values()]
 
 
 def validate_options(variant: str, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
     """Options with defaults filled in; OptionsError names whatever is wrong."""
-    cls = VARIANTS.get(variant)
-    if cls is None:
-        raise OptionsError(f"unknown variant {variant!r}; playable: {', '.join(VARIANTS)}")
-    if type(players) is not int or not cls.min_players <= players <= cls.max_players:
-        raise OptionsError(
-            f"{variant} is played by {cls.min_players} to {cls.max_players} players, "
-            f"not {players!r}"
-        )
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise OptionsError("options must be an object")
-    spec = OPTIONS[variant]
-    unknown = sorted(set(options) - set(spec))
-    if unknown:
-        raise OptionsError(f"unknown option {unknown[0]!r} for {variant}")
-    checked = {name: opt.check(name, options.get(name, opt.default)) for name, opt in spec.items()}
-    cls.check_options(players, checked)
-    return checked
+    return variant_class(variant).validate_options(players, options)
 
 
 def start_game(

@@ -1,37 +1,50 @@
-"""Pub/sub fan-in for one process: one Redis subscription, handlers per channel.
+"""Pub/sub fan-in for one process: one Redis subscription, one handler per channel.
 
-Pub/sub is at-most-once; every message names a version, and the handlers re-read the
-state instead of trusting the message, so a lost message only delays an update.
+The reader only hands messages on: a handler is a plain function that must not wait for
+anything (it queues work of its own if it needs I/O), so no table's work ever delays
+another's announcements. `add` returns once the subscription is in effect, so a state
+read after it misses no announcement. Pub/sub is at-most-once across a dropped
+connection: every later confirmation of a subscription (redis-py subscribes again when
+it reconnects) is handed to the channel's handler as `{"kind": "resubscribed"}`, a gap
+after which the handler re-reads what it serves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-from app.live.store import LiveStore
+import orjson
+
+from app.live.store import LiveStore, change_head
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Handler = Callable[[dict[str, Any]], None]
+# The newest table version a handler already has: older change announcements are dropped
+# before their state is parsed (the process that made a change has shown it already).
+Seen = Callable[[], int]
+RESUBSCRIBED: dict[str, Any] = {"kind": "resubscribed"}
+SUBSCRIBE_TIMEOUT_SECONDS = 10.0
 
 
 class Hub:
     def __init__(self, store: LiveStore) -> None:
         self.store = store
         self._pubsub = store.redis.pubsub()
-        self._handlers: dict[str, list[Handler]] = {}
+        self._handlers: dict[str, Handler] = {}
+        self._seen: dict[str, Seen] = {}
+        self._waiting: dict[str, asyncio.Future[None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
 
     async def start(self, lobby_handler: Handler) -> None:
         # The lobby channel is always subscribed, so the connection exists from the start.
-        await self.add(self.store.keys.lobby_channel, lobby_handler)
         self._task = asyncio.create_task(self._run(), name="live-hub")
+        await self.add(self.store.keys.lobby_channel, lobby_handler)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -41,44 +54,87 @@ class Hub:
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
 
-    async def add(self, channel: str, handler: Handler) -> None:
+    async def add(self, channel: str, handler: Handler, seen: Seen | None = None) -> None:
+        """Hand `channel`'s messages to `handler`; returns when Redis has subscribed us."""
         async with self._lock:
-            handlers = self._handlers.setdefault(channel, [])
-            handlers.append(handler)
-            if len(handlers) == 1:
+            self._handlers[channel] = handler
+            if seen is not None:
+                self._seen[channel] = seen
+            waiter = self._waiting.get(channel)
+            if waiter is None:
+                waiter = self._waiting[channel] = asyncio.get_running_loop().create_future()
+            try:
                 await self._pubsub.subscribe(channel)
+            except BaseException:
+                self._forget(channel, waiter)
+                raise
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), SUBSCRIBE_TIMEOUT_SECONDS)
+        except BaseException:
+            self._forget(channel, waiter)
+            raise
 
-    async def remove(self, channel: str, handler: Handler) -> None:
+    def _forget(self, channel: str, waiter: asyncio.Future[None]) -> None:
+        if self._waiting.get(channel) is waiter:
+            del self._waiting[channel]
+            self._handlers.pop(channel, None)
+            self._seen.pop(channel, None)
+
+    async def remove(self, channel: str) -> None:
         async with self._lock:
-            handlers = self._handlers.get(channel, [])
-            if handler in handlers:
-                handlers.remove(handler)
-            if not handlers and channel in self._handlers:
-                del self._handlers[channel]
+            if self._handlers.pop(channel, None) is not None:
+                self._waiting.pop(channel, None)
+                self._seen.pop(channel, None)
                 await self._pubsub.unsubscribe(channel)
 
     async def _run(self) -> None:
         while True:
             try:
-                message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=1.0
-                )
+                if not self._pubsub.subscribed:
+                    await asyncio.sleep(0.05)
+                    continue
+                message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("pub/sub read failed; retrying")
+            except Exception as error:
+                log.warning("pub/sub read failed (%r); reconnecting", error)
                 await asyncio.sleep(0.5)
                 continue
-            if message is None or message.get("type") != "message":
-                continue
+            if message is not None:
+                self._dispatch(message)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        channel = message.get("channel")
+        if not isinstance(channel, str):
+            return
+        handler = self._handlers.get(channel)
+        if handler is None:
+            return
+        kind = message.get("type")
+        if kind == "subscribe":
+            waiter = self._waiting.pop(channel, None)
+            if waiter is not None:
+                if not waiter.done():
+                    waiter.set_result(None)
+                return
+            payload = RESUBSCRIBED
+        elif kind == "message":
+            data = message["data"]
+            seen = self._seen.get(channel)
+            head = change_head(data) if isinstance(data, str) else None
+            if head is not None:
+                version, writer = head
+                if writer.startswith(self.store.writer_prefix):
+                    return  # written here, and shown here when it was written
+                if seen is not None and version <= seen():
+                    return
             try:
-                payload = json.loads(message["data"])
+                payload = orjson.loads(data)
             except (TypeError, ValueError):
-                continue
-            for handler in list(self._handlers.get(message["channel"], ())):
-                try:
-                    await handler(payload)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("pub/sub handler failed")
+                return
+        else:
+            return
+        try:
+            handler(payload)
+        except Exception:
+            log.exception("pub/sub handler of %s failed", channel)

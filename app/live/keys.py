@@ -13,6 +13,10 @@ class Keys:
         """Hash {version, data}: one table's whole serialized state."""
         return f"{self.prefix}:table:{table_id}"
 
+    def rounds(self, table_id: str) -> str:
+        """List of the finished rounds of the table's game (hands, bazaar, moves), in order."""
+        return f"{self.prefix}:rounds:{table_id}"
+
     def presence(self, table_id: str) -> str:
         """Hash "{process}:{seat}" -> expiry ms: which seats have a live socket somewhere."""
         return f"{self.prefix}:presence:{table_id}"
@@ -31,6 +35,11 @@ class Keys:
     def retire(self) -> str:
         """Sorted set table_id -> when a finished table leaves the lobby (epoch ms)."""
         return f"{self.prefix}:retire"
+
+    @property
+    def resumed(self) -> str:
+        """When the clocks were last restarted after an outage of the store (epoch ms)."""
+        return f"{self.prefix}:resumed"
 
     @property
     def unwritten(self) -> str:

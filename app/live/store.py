@@ -1,10 +1,18 @@
 """The live store: every table's state in Redis, written only by compare-and-set.
 
-One hash per table holds `version` and `data` (the JSON state). Every write goes through
-one Lua script that checks the version the writer read, stores the new state, keeps the
+One hash per table holds `version` and `data` (the JSON state of the current round). Every
+write goes through one Lua script that checks the version the writer read, stores the new
+state, appends the rounds that just became history to the table's round archive, keeps the
 lobby index, the turn deadlines and the "finished, not yet written" set in step, and
-publishes the change; so two processes, two tabs or a double click can never both apply
-a change, and no announcement is ever made for a write that did not happen.
+publishes the change *with* the new state (and the new lobby entry when it changed); so two
+processes, two tabs or a double click can never both apply a change, no announcement is
+ever made for a write that did not happen, and no process has to read the table back to
+show the change.
+
+Connections come from one bounded, blocking pool: a burst waits for a free connection
+instead of failing. Every write carries an id the script remembers, so a write retried
+after a lost reply recognises itself instead of reporting a conflict; the id names the
+process, which shows its own writes at once (`local_change`) and ignores their echo.
 
 The embedded default (no DOMINO_REDIS_URL) is fakeredis' asyncio client with Lua (lupa):
 the very same code, in one process.
@@ -12,20 +20,33 @@ the very same code, in one process.
 
 from __future__ import annotations
 
-import json
+import itertools
+import re
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
+import orjson
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.keys import Keys
 
 _WRITE = """
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur == false then cur = 0 else cur = tonumber(cur) end
-if cur ~= tonumber(ARGV[1]) then return -1 end
+if cur ~= tonumber(ARGV[1]) then
+  if cur == tonumber(ARGV[1]) + 1 and redis.call('HGET', KEYS[1], 'writer') == ARGV[12] then
+    return cur
+  end
+  return -1
+end
 local v = cur + 1
-redis.call('HSET', KEYS[1], 'version', v, 'data', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', v, 'data', ARGV[2], 'writer', ARGV[12])
 if ARGV[10] == '1' then redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[3]) end
 if ARGV[4] == '' then
   redis.call('ZREM', KEYS[3], ARGV[3])
@@ -34,15 +55,21 @@ else
 end
 if ARGV[6] == '1' then redis.call('SADD', KEYS[4], ARGV[3]) end
 if ARGV[7] ~= '' then redis.call('ZADD', KEYS[5], ARGV[7], ARGV[3]) end
-redis.call('PUBLISH', ARGV[8], ARGV[11])
-if ARGV[10] == '1' then redis.call('PUBLISH', ARGV[9], ARGV[12]) end
+for i = 13, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
+local head = '{"kind":"change","table_id":"' .. ARGV[3] .. '","v":' .. v
+  .. ',"writer":"' .. ARGV[12] .. '"'
+redis.call('PUBLISH', ARGV[8], head .. ',"state":' .. ARGV[2] .. '}')
+if ARGV[11] ~= '' then
+  redis.call('PUBLISH', ARGV[9], '{"kind":"update","table_id":"' .. ARGV[3] .. '","v":' .. v
+    .. ',"table":' .. ARGV[11] .. '}')
+end
 return v
 """
 
 _DELETE = """
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur == false or tonumber(cur) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[5])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('ZREM', KEYS[4], ARGV[2])
@@ -60,6 +87,15 @@ for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
 return due
 """
 
+# After an outage of the store: the first process back that saw it begin after the last
+# resumption claims this one (ARGV: when its outage began, now); the others see it done.
+_RESUME = """
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+if last >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+"""
+
 _RETIRE = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 100)
 for _, id in ipairs(due) do
@@ -69,6 +105,48 @@ for _, id in ipairs(due) do
 end
 return due
 """
+
+# Updates one process's presence entries and, when that changes who is connected, announces
+# the seats now connected anywhere, so no process has to read the presence back.
+# ARGV: now, expires, keep seconds, channel, table id, then "+field" (present) or "-field"
+# (gone) entries.
+_PRESENCE = """
+local function live()
+  local seats, seen = {}, {}
+  local all = redis.call('HGETALL', KEYS[1])
+  for i = 1, #all, 2 do
+    if tonumber(all[i + 1]) > tonumber(ARGV[1]) then
+      local seat = string.match(all[i], ':(%d+)$')
+      if seat and not seen[seat] then seen[seat] = true; table.insert(seats, tonumber(seat)) end
+    end
+  end
+  table.sort(seats)
+  return table.concat(seats, ',')
+end
+local before = live()
+for i = 6, #ARGV do
+  local op, field = string.sub(ARGV[i], 1, 1), string.sub(ARGV[i], 2)
+  if op == '+' then redis.call('HSET', KEYS[1], field, ARGV[2])
+  else redis.call('HDEL', KEYS[1], field) end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+local after = live()
+if after ~= before then
+  redis.call('PUBLISH', ARGV[4], '{"kind":"presence","table_id":"' .. ARGV[5]
+    .. '","seats":[' .. after .. ']}')
+end
+return after
+"""
+
+
+_CHANGE_HEAD = re.compile(r'\{"kind":"change","table_id":"[^"]*","v":(\d+),"writer":"(\w*)"')
+
+
+def change_head(announcement: str) -> tuple[int, str] | None:
+    """The version and the writer of a change announcement (as `_WRITE` publishes it), read
+    from its head without parsing the state it carries; None for any other message."""
+    head = _CHANGE_HEAD.match(announcement)
+    return None if head is None else (int(head.group(1)), head.group(2))
 
 
 @dataclass(frozen=True)
@@ -84,31 +162,66 @@ def _versioned(row: list[Any]) -> Versioned | None:
     version, data = row
     if version is None or data is None:
         return None
-    return Versioned(int(version), json.loads(data))
+    return Versioned(int(version), orjson.loads(data))
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+def dumps(value: Any) -> str:
+    """Compact JSON text (orjson): the live store's and the sockets' one serialiser."""
+    return orjson.dumps(value).decode()
 
 
-def connect(redis_url: str) -> aioredis.Redis:
-    """A Redis client for `redis_url`, or the in-process fakeredis when it is empty."""
+def connect(
+    redis_url: str, *, pool_size: int = 64, pool_timeout: float = 10.0
+) -> aioredis.Redis:
+    """A Redis client for `redis_url`, or the in-process fakeredis when it is empty.
+
+    At most `pool_size` connections; a command that finds them all busy waits up to
+    `pool_timeout` seconds for one. Connections are health-checked after a quiet spell
+    and a command that meets a dropped connection is retried on a fresh one, so the
+    first request after a Redis restart succeeds.
+    """
     if redis_url:
-        return aioredis.Redis.from_url(redis_url, decode_responses=True)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            redis_url,
+            max_connections=pool_size,
+            timeout=pool_timeout,
+            decode_responses=True,
+            health_check_interval=5,
+            # A Redis that stops answering is an outage too, not a wait without end.
+            socket_timeout=5.0,
+            socket_connect_timeout=2.0,
+            retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        )
+        return aioredis.Redis(connection_pool=pool)
     import fakeredis
 
     return cast(aioredis.Redis, fakeredis.FakeAsyncRedis(server=fakeredis.FakeServer(),
                                                           decode_responses=True))
 
 
+# Called with (table_id, version, state, game) after each write this process made.
+LocalChange = Callable[[str, int, dict[str, Any], Any], object]
+
+
 class LiveStore:
     def __init__(self, client: aioredis.Redis, prefix: str) -> None:
         self.redis = client
         self.keys = Keys(prefix)
+        # Every write id of this process starts with this, so its own announcements are
+        # known as such when they come back.
+        self.writer_prefix = secrets.token_hex(6)
+        self._writes = itertools.count()
+        self.local_change: LocalChange | None = None
+        # When this process found Redis unreachable, until the clocks have been restarted
+        # after it came back (None: no outage). No turn times out meanwhile.
+        self.outage_since: int | None = None
         self._write = client.register_script(_WRITE)
         self._delete = client.register_script(_DELETE)
         self._claim = client.register_script(_CLAIM)
         self._retire = client.register_script(_RETIRE)
+        self._resume = client.register_script(_RESUME)
+        self._presence = client.register_script(_PRESENCE)
 
     async def ping(self) -> bool:
         try:
@@ -118,6 +231,11 @@ class LiveStore:
 
     async def close(self) -> None:
         await self.redis.aclose()
+
+    async def persistent(self) -> bool:
+        """Whether Redis writes every change to its append-only file (survives a restart)."""
+        config = await self.redis.config_get("appendonly")
+        return str(config.get("appendonly", "no")).lower() == "yes"
 
     # -- tables -------------------------------------------------------------------------
 
@@ -148,6 +266,14 @@ class LiveStore:
             return None, set(), 0
         return current, _live_seats(presence, now_ms), _live_watchers(watchers, now_ms)
 
+    async def versions(self, table_ids: list[str]) -> dict[str, int | None]:
+        """The current version of each table (None: gone), in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                pipe.hget(self.keys.table(table_id), "version")
+            found = await pipe.execute()
+        return {t: None if v is None else int(v) for t, v in zip(table_ids, found, strict=True)}
+
     async def listed(self) -> list[Versioned]:
         """Every table in the lobby index, oldest first."""
         ids = [str(x) for x in await self.redis.zrange(self.keys.index, 0, -1)]
@@ -158,6 +284,10 @@ class LiveStore:
                 pipe.hmget(self.keys.table(table_id), ["version", "data"])
             rows = await pipe.execute()
         return [current for row in rows if (current := _versioned(row)) is not None]
+
+    async def archived_rounds(self, table_id: str) -> list[dict[str, Any]]:
+        """The rounds of the table's game that are over, as `write(archive=...)` stored them."""
+        return [orjson.loads(x) for x in await self.redis.lrange(self.keys.rounds(table_id), 0, -1)]
 
     async def write(
         self,
@@ -170,19 +300,23 @@ class LiveStore:
         finished: bool = False,
         retire_at_ms: int | None = None,
         listed: bool = True,
+        lobby_entry: dict[str, Any] | None = None,
+        archive: list[dict[str, Any]] = (),  # type: ignore[assignment]
     ) -> int | None:
         """Store `state` if the table is still at version `expected` (0: does not exist).
 
         Returns the new version, or None when someone else changed the table first.
-        Publishes the change on the table's channel (and the lobby's when `listed`).
+        Announces the change with the state on the table's channel, and `lobby_entry`
+        (the table as the lobby shows it, when that changed) on the lobby's. `archive`:
+        rounds to append to the table's round archive in the same step.
         """
-        new_version = expected + 1
         k = self.keys
         result = await self._write(
-            keys=[k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire],
+            keys=[k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
+                  k.rounds(table_id)],
             args=[
                 expected,
-                _dumps(state),
+                dumps(state),
                 table_id,
                 "" if deadline_ms is None else deadline_ms,
                 created_ms,
@@ -191,8 +325,9 @@ class LiveStore:
                 k.table_channel(table_id),
                 k.lobby_channel,
                 "1" if listed else "0",
-                _dumps({"kind": "change", "table_id": table_id, "v": new_version}),
-                _dumps({"kind": "update", "table_id": table_id, "v": new_version}),
+                "" if lobby_entry is None else dumps(lobby_entry),
+                f"{self.writer_prefix}{next(self._writes)}",
+                *(dumps(rd) for rd in archive),
             ],
         )
         return None if int(result) < 0 else int(result)
@@ -201,14 +336,14 @@ class LiveStore:
         """Remove a table still at version `expected` (an empty table nobody waits at)."""
         k = self.keys
         done = await self._delete(
-            keys=[k.table(table_id), k.index, k.deadlines, k.retire],
+            keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id)],
             args=[
                 expected,
                 table_id,
                 k.table_channel(table_id),
                 k.lobby_channel,
-                _dumps({"kind": "removed", "table_id": table_id, "v": expected + 1}),
-                _dumps({"kind": "remove", "table_id": table_id, "v": expected + 1}),
+                dumps({"kind": "removed", "table_id": table_id, "v": expected + 1}),
+                dumps({"kind": "remove", "table_id": table_id, "v": expected + 1}),
             ],
         )
         return bool(done)
@@ -219,6 +354,16 @@ class LiveStore:
         """Expired turn deadlines, each handed to exactly one caller (see _CLAIM)."""
         due = await self._claim(keys=[self.keys.deadlines], args=[now_ms, now_ms + lease_ms, limit])
         return [str(x) for x in due]
+
+    async def claim_resumption(self, down_since_ms: int, now_ms: int) -> bool:
+        """Whether this process is the one to restart the clocks after an outage that began
+        (as it saw it) at `down_since_ms`; exactly one process gets each outage."""
+        return bool(await self._resume(keys=[self.keys.resumed], args=[down_since_ms, now_ms]))
+
+    async def running_since(self, since_ms: int) -> list[str]:
+        """Tables whose turn deadline is at or after `since_ms`."""
+        return [str(x) for x in await self.redis.zrangebyscore(
+            self.keys.deadlines, since_ms, "+inf")]
 
     async def deadline_of(self, table_id: str) -> float | None:
         score = await self.redis.zscore(self.keys.deadlines, table_id)
@@ -241,6 +386,7 @@ class LiveStore:
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.srem(self.keys.unwritten, table_id)
             pipe.expire(self.keys.table(table_id), keep_seconds)
+            pipe.expire(self.keys.rounds(table_id), keep_seconds)
             await pipe.execute()
 
     # -- presence and messages ---------------------------------------------------------
@@ -251,17 +397,19 @@ class LiveStore:
         process_id: str,
         present: set[int],
         absent: set[int],
+        now_ms: int,
         expires_ms: int,
         keep_seconds: int,
     ) -> None:
-        key = self.keys.presence(table_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            if present:
-                pipe.hset(key, mapping={f"{process_id}:{s}": expires_ms for s in present})
-                pipe.expire(key, keep_seconds)
-            if absent:
-                pipe.hdel(key, *[f"{process_id}:{s}" for s in absent])
-            await pipe.execute()
+        """Mark this process's seats present/absent and announce who is connected now."""
+        await self._presence(
+            keys=[self.keys.presence(table_id)],
+            args=[
+                now_ms, expires_ms, keep_seconds, self.keys.table_channel(table_id), table_id,
+                *(f"+{process_id}:{s}" for s in sorted(present)),
+                *(f"-{process_id}:{s}" for s in sorted(absent)),
+            ],
+        )
 
     def _watchers_key(self, table_id: str) -> str:
         return f"{self.keys.presence(table_id)}:watchers"
@@ -279,19 +427,15 @@ class LiveStore:
                 pipe.hdel(key, process_id)
             await pipe.execute()
 
-    async def presence_and_watchers(self, table_id: str, now_ms: int) -> tuple[set[int], int]:
-        """The seats with a live socket and how many spectators watch, in one round trip."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hgetall(self.keys.presence(table_id))
-            pipe.hgetall(self._watchers_key(table_id))
-            presence, watchers = await pipe.execute()
-        return _live_seats(presence, now_ms), _live_watchers(watchers, now_ms)
+    async def watchers(self, table_id: str, now_ms: int) -> int:
+        """How many spectators' sockets watch the table, summed over every process."""
+        return _live_watchers(await self.redis.hgetall(self._watchers_key(table_id)), now_ms)
 
     async def presence(self, table_id: str, now_ms: int) -> set[int]:
         return _live_seats(await self.redis.hgetall(self.keys.presence(table_id)), now_ms)
 
     async def publish_table(self, table_id: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self.keys.table_channel(table_id), _dumps(message))
+        await self.redis.publish(self.keys.table_channel(table_id), dumps(message))
 
 
 def _live_watchers(watchers: dict[Any, Any], now_ms: int) -> int:

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import settings
 from app.db.models import Player, Rating
 from app.db.session import Database, write_transaction
+from app.engine import VARIANTS
 
 TOKEN_ALGORITHM = "HS256"
 _hasher = PasswordHasher()
@@ -133,8 +134,10 @@ def rating_view(rating: Rating) -> dict[str, Any]:
         "deviation": round(rating.deviation, 1),
         "volatility": round(rating.volatility, 6),
     }
-    if rating.variant == "goat":
-        view["goats"] = rating.losses
+    # A variant may have its own word for a loser (Goat's "goats"): the engine says so.
+    cls = VARIANTS.get(rating.variant)
+    if cls is not None and cls.losers_called is not None:
+        view[cls.losers_called] = rating.losses
     return view
 
 

@@ -14,6 +14,8 @@ import contextlib
 import logging
 import time
 
+from redis.exceptions import RedisError
+
 from app.live.store import LiveStore
 from app.services import play
 from app.services.feed import PRESENCE_REFRESH_SECONDS, Feed
@@ -22,8 +24,10 @@ from app.services.tables import now_ms
 
 log = logging.getLogger(__name__)
 
-# A claimed deadline comes back after this long if its claimer died before acting on it.
-CLAIM_LEASE_MS = 10_000
+# A claimed deadline comes back after this long if its claimer died before acting on it;
+# applying a timeout is one compare-and-set, so a live claimer is done long before, and if
+# two processes ever both act on one, the compare-and-set lets only one timeout through.
+CLAIM_LEASE_MS = 1_500
 RESULTS_SWEEP_SECONDS = 1.0
 
 
@@ -55,10 +59,29 @@ class Clock:
                     self.finisher.kick(table_id)
         return applied
 
+    async def resume(self, down_since: int) -> int:
+        """The store is back after being unreachable since `down_since`: restart the clock of
+        every turn that was running meanwhile (once, by whichever process gets there first),
+        before any of them can time out. Returns how many clocks this process restarted."""
+        now = now_ms()
+        if not await self.store.claim_resumption(down_since, now):
+            return 0
+        restarted = 0
+        for table_id in await self.store.running_since(down_since):
+            if await play.restart_clock(self.store, table_id, now - down_since) is not None:
+                restarted += 1
+        log.warning("live store back after %d ms: restarted %d turn clocks",
+                    now - down_since, restarted)
+        return restarted
+
     async def _run(self) -> None:
         last_results = last_presence = 0.0
         while True:
+            started = now_ms()
             try:
+                if self.store.outage_since is not None:
+                    await self.resume(self.store.outage_since)
+                    self.store.outage_since = None
                 await self.expire_due()
                 await self.store.retire_due(now_ms())
                 now = time.monotonic()
@@ -70,6 +93,10 @@ class Clock:
                     await self.feed.refresh_presence()
             except asyncio.CancelledError:
                 raise
+            except (RedisError, OSError) as error:
+                if self.store.outage_since is None:
+                    self.store.outage_since = started
+                    log.warning("live store unreachable (%r); clocks wait for it", error)
             except Exception:
                 log.exception("clock sweep failed; trying again")
             await asyncio.sleep(self.every)

@@ -1,30 +1,41 @@
 """One process's fan-out: its sockets' table and lobby subscriptions, and presence.
 
-On every announced change the process re-reads the table once and hands each of its
-sockets a `Snapshot`, from which the socket takes the view of its own seat (computed
-once per seat). Which seats have a socket here is written to the store's presence hash
-(refreshed while it lasts, expiring if this process dies), so every process shows the
-same `connected` flags.
+Every committed change is announced with the table's new state, so a process shows it
+without reading the table back: the pub/sub reader hands the announcement to the table's
+`Watch`, which makes one `Snapshot` of it (the game parsed once, each seat's view built
+once) and offers it to the table's sockets. The mover's process does the same from the
+state it has just written, before the announcement comes back. Anything that needs I/O
+(presence, a resync) runs in a task of its own, never in the reader.
+
+A subscription is made before the table is read, so every version after the one read
+is announced to it; a socket gets each version once and in order. A resubscription of the
+process (Redis came back) is a gap: it re-reads every table it serves and pushes what its
+sockets missed. A heartbeat checks the versions of the tables served here, resyncs any
+this process is behind on, and tells each socket the seq of its tables, so a client that
+missed something notices. Which seats have a socket here is written to the store's
+presence hash (refreshed while it lasts, expiring if this process dies), and every change
+of it is announced with the seats connected anywhere. How many spectators' sockets each
+process has is kept beside it, and a change of the total is announced too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Protocol
 
 from app.engine import Game
-from app.live.hub import Handler, Hub
-from app.live.store import LiveStore
+from app.live.hub import Hub
+from app.live.store import LiveStore, Versioned
 from app.services.lobby import list_tables
 from app.services.tables import (
     build_view,
     events_since,
     game_of,
     now_ms,
-    public_table,
     seat_of,
 )
 
@@ -33,6 +44,9 @@ log = logging.getLogger(__name__)
 # Presence entries live this long unless their process refreshes them.
 PRESENCE_TTL_MS = 30_000
 PRESENCE_REFRESH_SECONDS = 10.0
+# PROTOCOL §2a: at least every 15 s on a socket with table subscriptions.
+HEARTBEAT_SECONDS = 10.0
+PRESENCE_KEEP_SECONDS = 60
 
 
 class Subscriber(Protocol):
@@ -48,7 +62,10 @@ class Subscriber(Protocol):
     def offer(self, message: dict[str, Any]) -> None: ...
 
 
-@dataclass
+_UNPARSED: Any = object()
+
+
+@dataclass(eq=False)
 class Snapshot:
     """A table at one version, with the seats connected anywhere."""
 
@@ -56,22 +73,26 @@ class Snapshot:
     version: int
     state: dict[str, Any]
     connected: set[int]
+    parsed: Game | None = _UNPARSED
     spectators: int = 0
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
     def seat_for(self, player_id: int | None) -> int | None:
         return seat_of(self.state, player_id)
 
-    @cached_property
+    @property
     def game(self) -> Game | None:
-        return game_of(self.state)
+        if self.parsed is _UNPARSED:
+            self.parsed = game_of(self.state)
+        return self.parsed
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
-        if seat not in self._views:
-            self._views[seat] = build_view(
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = build_view(
                 self.state, self.game, seat, self.connected, self.spectators
             )
-        return self._views[seat]
+        return view
 
     def message(self, player_id: int | None, last_sent: int) -> dict[str, Any]:
         """The `table.state` for this player, with the events he has not seen yet."""
@@ -107,36 +128,99 @@ async def load_snapshot(store: LiveStore, table_id: str) -> Snapshot | None:
     current, connected, watchers = await store.load_with_watchers(table_id, now_ms())
     if current is None:
         return None
-    return Snapshot(table_id, current.version, current.state, connected, watchers)
+    return Snapshot(table_id, current.version, current.state, connected, spectators=watchers)
+
+
+@dataclass(eq=False)
+class Watch:
+    """One table as this process serves it: its sockets and the newest version seen."""
+
+    table_id: str
+    subs: set[Subscriber] = field(default_factory=set)
+    latest: Snapshot | None = None
+    connected: set[int] = field(default_factory=set)
+    # The seats this process has marked present in the store.
+    local_seats: set[int] = field(default_factory=set)
+    # Spectators' sockets here, and watching the table on every process.
+    local_watchers: int = 0
+    spectators: int = 0
+    # Presence work is serialised per table, in the order it was asked for.
+    presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def seen(self) -> int:
+        return 0 if self.latest is None else self.latest.version
+
+    def advance(self, snapshot: Snapshot) -> bool:
+        """Take `snapshot` if it is newer than what this process has shown; then offer it."""
+        if self.latest is not None and snapshot.version <= self.latest.version:
+            return False
+        self.latest = snapshot
+        for sub in list(self.subs):
+            sub.offer_state(snapshot)
+        return True
 
 
 class Feed:
-    def __init__(self, store: LiveStore, hub: Hub, process_id: str) -> None:
+    def __init__(self, store: LiveStore, hub: Hub, process_id: str,
+                 heartbeat_seconds: float = HEARTBEAT_SECONDS) -> None:
         self.store = store
+        self.heartbeat_seconds = heartbeat_seconds
         self.hub = hub
         self.process_id = process_id
-        self.tables: dict[str, set[Subscriber]] = {}
+        self.watches: dict[str, Watch] = {}
         self.lobby: set[Subscriber] = set()
-        self._handlers: dict[str, Handler] = {}
-        self._local_seats: dict[str, set[int]] = {}
-        self._local_watchers: dict[str, int] = {}
         self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._heartbeat: asyncio.Task[None] | None = None
+        # This process's writes are shown here as they are made, not when they echo back.
+        store.local_change = self.deliver
 
     async def start(self) -> None:
         await self.hub.start(self._on_lobby)
+        self._heartbeat = asyncio.create_task(self._beat(), name="live-heartbeat")
 
     async def stop(self) -> None:
-        for table_id, seats in list(self._local_seats.items()):
-            try:
-                await self.store.set_presence(table_id, self.process_id, set(), seats, 0, 60)
-            except Exception:
-                log.warning("could not clear presence of table %s", table_id)
-        for table_id in list(self._local_watchers):
-            try:
-                await self.store.set_watchers(table_id, self.process_id, 0, 0, 60)
-            except Exception:
-                log.warning("could not clear the spectators of table %s", table_id)
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+        for task in list(self._tasks):
+            task.cancel()
+        for watch in list(self.watches.values()):
+            if watch.local_seats:
+                try:
+                    await self.store.set_presence(
+                        watch.table_id, self.process_id, set(), watch.local_seats, now_ms(),
+                        0, PRESENCE_KEEP_SECONDS,
+                    )
+                except Exception:
+                    log.warning("could not clear presence of table %s", watch.table_id)
+            if watch.local_watchers:
+                try:
+                    await self.store.set_watchers(
+                        watch.table_id, self.process_id, 0, 0, PRESENCE_KEEP_SECONDS
+                    )
+                except Exception:
+                    log.warning("could not clear the spectators of table %s", watch.table_id)
         await self.hub.stop()
+
+    @property
+    def tables(self) -> dict[str, set[Subscriber]]:
+        """The sockets of each table served here."""
+        return {table_id: watch.subs for table_id, watch in self.watches.items()}
+
+    def _spawn(self, work: Coroutine[Any, Any, None], what: str) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("%s failed: %r", what, error)
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- subscriptions ----------------------------------------------------------------
 
@@ -145,125 +229,201 @@ class Feed:
         return await list_tables(self.store)
 
     async def subscribe_table(self, sub: Subscriber, table_id: str) -> Snapshot | None:
-        snapshot = await load_snapshot(self.store, table_id)
-        if snapshot is None:
-            return None
+        """Serve `table_id` to `sub`; the current snapshot, read after subscribing."""
         async with self._lock:
-            if table_id not in self.tables:
-                self.tables[table_id] = set()
-
-                async def handler(message: dict[str, Any], table_id: str = table_id) -> None:
-                    await self._on_table(table_id, message)
-
-                self._handlers[table_id] = handler
-                await self.hub.add(self.store.keys.table_channel(table_id), handler)
-            self.tables[table_id].add(sub)
-        watched_before = self._local_watchers.get(table_id, 0)
-        await self._update_presence(snapshot)
-        # The snapshot was read before this socket counted as present: it does now.
-        snapshot.connected = snapshot.connected | self._local_seats.get(table_id, set())
-        snapshot.spectators += self._local_watchers.get(table_id, 0) - watched_before
+            watch = self.watches.get(table_id)
+            if watch is None:
+                watch = self.watches[table_id] = Watch(table_id)
+                try:
+                    await self.hub.add(
+                        self.store.keys.table_channel(table_id),
+                        lambda message: self._on_table(watch, message),
+                        watch.seen,
+                    )
+                except BaseException:
+                    del self.watches[table_id]
+                    raise
+            watch.subs.add(sub)
+        try:
+            snapshot = await load_snapshot(self.store, table_id)
+        except BaseException:
+            await self.unsubscribe_table(sub, table_id)
+            raise
+        if snapshot is None:
+            await self.unsubscribe_table(sub, table_id)
+            return None
+        watch.connected = snapshot.connected
+        watch.spectators = snapshot.spectators
+        if not watch.advance(snapshot):
+            assert watch.latest is not None
+            snapshot = watch.latest
+        await self._update_presence(watch)
+        # The snapshot may have been read before this socket counted as present: it does now.
+        snapshot.connected = snapshot.connected | watch.local_seats
+        snapshot.spectators = watch.spectators
         return snapshot
 
     async def unsubscribe_table(self, sub: Subscriber, table_id: str) -> None:
         async with self._lock:
-            subs = self.tables.get(table_id)
-            if subs is None or sub not in subs:
+            watch = self.watches.get(table_id)
+            if watch is None or sub not in watch.subs:
                 return
-            subs.discard(sub)
-            if not subs:
-                del self.tables[table_id]
-                await self.hub.remove(
-                    self.store.keys.table_channel(table_id), self._handlers.pop(table_id)
-                )
-        snapshot = await load_snapshot(self.store, table_id)
-        if snapshot is not None:
-            await self._update_presence(snapshot)
-        else:
-            self._local_seats.pop(table_id, None)
-            self._local_watchers.pop(table_id, None)
+            watch.subs.discard(sub)
+            if not watch.subs:
+                del self.watches[table_id]
+                await self.hub.remove(self.store.keys.table_channel(table_id))
+        await self._update_presence(watch)
 
     async def drop(self, sub: Subscriber) -> None:
-        """A socket closed: forget all it subscribed to."""
+        """A socket closed: forget all it subscribed to, whatever the store says."""
         self.lobby.discard(sub)
-        for table_id in [t for t, subs in self.tables.items() if sub in subs]:
-            await self.unsubscribe_table(sub, table_id)
+        for table_id in [t for t, watch in self.watches.items() if sub in watch.subs]:
+            try:
+                await self.unsubscribe_table(sub, table_id)
+            except Exception as error:
+                # Its presence entries expire by themselves; nothing else is left behind.
+                log.warning("unsubscribing a closed socket from %s failed: %r", table_id, error)
+
+    def deliver(self, table_id: str, version: int, state: dict[str, Any], game: Any = _UNPARSED
+                ) -> Snapshot:
+        """A change this process has just written: show it to the table's sockets here.
+
+        `game`: the game of `state` if the writer has it (it need not be parsed again)."""
+        watch = self.watches.get(table_id)
+        connected = set() if watch is None else watch.connected
+        if game is None and state.get("game") is not None:
+            game = _UNPARSED  # the writer did not have the game at hand
+        snapshot = Snapshot(table_id, version, state, connected, game,
+                            spectators=0 if watch is None else watch.spectators)
+        if watch is not None:
+            if not watch.advance(snapshot) and watch.latest is not None \
+                    and watch.latest.version == version:
+                return watch.latest
+            self._after_change(watch, snapshot)
+        return snapshot
+
+    def latest(self, table_id: str) -> Versioned | None:
+        """The newest version of the table this process has seen, if it serves the table."""
+        watch = self.watches.get(table_id)
+        if watch is None or watch.latest is None:
+            return None
+        return Versioned(watch.latest.version, watch.latest.state)
 
     # -- presence ----------------------------------------------------------------------
 
-    async def _update_presence(self, snapshot: Snapshot) -> None:
-        table_id = snapshot.table_id
-        subs = self.tables.get(table_id, ())
-        seats = {
-            seat for sub in subs if (seat := snapshot.seat_for(sub.player_id)) is not None
-        }
-        watchers = sum(1 for sub in subs if snapshot.seat_for(sub.player_id) is None)
-        before = self._local_seats.get(table_id, set())
-        watched_before = self._local_watchers.get(table_id, 0)
-        if watchers != watched_before:
-            if watchers:
-                self._local_watchers[table_id] = watchers
-            else:
-                self._local_watchers.pop(table_id, None)
-            await self.store.set_watchers(
-                table_id, self.process_id, watchers, now_ms() + PRESENCE_TTL_MS, 60
+    async def _update_presence(self, watch: Watch) -> None:
+        """Mark the seats that have a socket here present in the store (and announce it)."""
+        async with watch.presence_lock:
+            snapshot = watch.latest
+            seat_of_sub = [] if snapshot is None or self.watches.get(watch.table_id) is not watch \
+                else [snapshot.seat_for(sub.player_id) for sub in watch.subs]
+            seats = {seat for seat in seat_of_sub if seat is not None}
+            watchers = sum(seat is None for seat in seat_of_sub)
+            if watchers != watch.local_watchers:
+                await self._update_watchers(watch, watchers)
+            before = watch.local_seats
+            if seats == before:
+                return
+            now = now_ms()
+            await self.store.set_presence(
+                watch.table_id, self.process_id, seats, before - seats, now,
+                now + PRESENCE_TTL_MS, PRESENCE_KEEP_SECONDS,
             )
-        if seats == before:
-            if watchers != watched_before:
-                await self.store.publish_table(
-                    table_id, {"kind": "presence", "v": snapshot.version}
-                )
-            return
-        if seats:
-            self._local_seats[table_id] = seats
-        else:
-            self._local_seats.pop(table_id, None)
-        await self.store.set_presence(
-            table_id, self.process_id, seats, before - seats, now_ms() + PRESENCE_TTL_MS, 60
+            watch.local_seats = seats
+            watch.connected = (watch.connected - (before - seats)) | seats
+
+    async def _update_watchers(self, watch: Watch, watchers: int) -> None:
+        """Store how many spectators' sockets are here; announce the new total."""
+        await self.store.set_watchers(
+            watch.table_id, self.process_id, watchers, now_ms() + PRESENCE_TTL_MS,
+            PRESENCE_KEEP_SECONDS,
         )
-        await self.store.publish_table(table_id, {"kind": "presence", "v": snapshot.version})
+        watch.local_watchers = watchers
+        total = await self.store.watchers(watch.table_id, now_ms())
+        watch.spectators = total
+        await self.store.publish_table(
+            watch.table_id, {"kind": "spectators", "table_id": watch.table_id, "count": total}
+        )
 
     async def refresh_presence(self) -> None:
-        expires = now_ms() + PRESENCE_TTL_MS
-        for table_id, seats in list(self._local_seats.items()):
-            await self.store.set_presence(table_id, self.process_id, seats, set(), expires, 60)
-        for table_id, count in list(self._local_watchers.items()):
-            await self.store.set_watchers(table_id, self.process_id, count, expires, 60)
+        for watch in list(self.watches.values()):
+            if watch.local_seats:
+                now = now_ms()
+                await self.store.set_presence(
+                    watch.table_id, self.process_id, watch.local_seats, set(), now,
+                    now + PRESENCE_TTL_MS, PRESENCE_KEEP_SECONDS,
+                )
+            if watch.local_watchers:
+                await self.store.set_watchers(
+                    watch.table_id, self.process_id, watch.local_watchers,
+                    now_ms() + PRESENCE_TTL_MS, PRESENCE_KEEP_SECONDS,
+                )
+
+    def _after_change(self, watch: Watch, snapshot: Snapshot) -> None:
+        # A join or leave may turn a spectator's socket into a seated player's.
+        seats = {seat for sub in watch.subs
+                 if (seat := snapshot.seat_for(sub.player_id)) is not None}
+        if seats != watch.local_seats:
+            self._spawn(self._update_presence(watch), f"presence of table {watch.table_id}")
 
     # -- announcements -----------------------------------------------------------------
 
-    async def _on_table(self, table_id: str, message: dict[str, Any]) -> None:
-        subs = list(self.tables.get(table_id, ()))
-        if not subs:
-            return
+    def _on_table(self, watch: Watch, message: dict[str, Any]) -> None:
         kind = message.get("kind")
-        if kind == "chat":
-            for sub in subs:
+        if kind == "change":
+            state = message.get("state")
+            version = message.get("v")
+            if isinstance(state, dict) and isinstance(version, int):
+                snapshot = Snapshot(watch.table_id, version, state, watch.connected,
+                                    spectators=watch.spectators)
+                if watch.advance(snapshot):
+                    self._after_change(watch, snapshot)
+        elif kind in ("presence", "spectators"):
+            seats = message.get("seats")
+            if isinstance(seats, list):
+                watch.connected = {s for s in seats if isinstance(s, int)}
+            if isinstance(message.get("count"), int):
+                watch.spectators = message["count"]
+            if watch.latest is not None:
+                latest = watch.latest
+                note = Snapshot(latest.table_id, latest.version, latest.state, watch.connected,
+                                spectators=watch.spectators).presence_message()
+                for sub in list(watch.subs):
+                    sub.offer(note)
+        elif kind == "notice":  # a message for every watcher, not a change of the table
+            for sub in list(watch.subs):
+                sub.offer(message["message"])
+        elif kind == "chat":
+            for sub in list(watch.subs):
                 if sub.conn_id != message.get("origin"):
                     sub.offer(message["message"])
-            return
-        if kind == "notice":  # a message for every watcher, not a change of the table
-            for sub in subs:
-                sub.offer(message["message"])
-            return
-        if kind == "removed":
-            for sub in subs:
-                sub.offer({"type": "table.removed", "table_id": table_id})
+        elif kind == "removed":
+            for sub in list(watch.subs):
+                sub.offer({"type": "table.removed", "table_id": watch.table_id})
+        elif kind == "resubscribed":
+            self._spawn(self.resync(watch.table_id), f"resync of table {watch.table_id}")
+
+    async def resync(self, table_id: str) -> None:
+        """Re-read a table this process serves and push what its sockets have not seen."""
+        watch = self.watches.get(table_id)
+        if watch is None:
             return
         snapshot = await load_snapshot(self.store, table_id)
         if snapshot is None:
+            if watch.latest is not None:  # it was there and is gone: say so
+                watch.latest = None
+                for sub in list(watch.subs):
+                    sub.offer({"type": "table.removed", "table_id": table_id})
             return
-        if kind == "presence":
-            note = snapshot.presence_message()
-            for sub in subs:
-                sub.offer(note)
-            return
-        for sub in subs:
-            sub.offer_state(snapshot)
-        # A join or leave may turn a spectator's socket into a seated player's.
-        await self._update_presence(snapshot)
+        watch.connected = snapshot.connected
+        watch.spectators = snapshot.spectators
+        if watch.advance(snapshot):
+            self._after_change(watch, snapshot)
 
-    async def _on_lobby(self, message: dict[str, Any]) -> None:
+    def _on_lobby(self, message: dict[str, Any]) -> None:
+        if message.get("kind") == "resubscribed":
+            self._spawn(self._resync_lobby(), "lobby resync")
+            return
         if not self.lobby:
             return
         table_id = message.get("table_id")
@@ -272,10 +432,48 @@ class Feed:
         note: dict[str, Any]
         if message.get("kind") == "remove":
             note = {"type": "lobby.remove", "table_id": table_id}
+        elif isinstance(message.get("table"), dict):
+            note = {"type": "lobby.update", "table": message["table"]}
         else:
-            current = await self.store.load(table_id)
-            if current is None:
-                return
-            note = {"type": "lobby.update", "table": public_table(current.state)}
+            return
         for sub in list(self.lobby):
             sub.offer(note)
+
+    async def _resync_lobby(self) -> None:
+        if not self.lobby:
+            return
+        for table in await list_tables(self.store):
+            for sub in list(self.lobby):
+                sub.offer({"type": "lobby.update", "table": table})
+
+    # -- heartbeat ---------------------------------------------------------------------
+
+    async def heartbeat(self) -> None:
+        """Catch up with any table this process fell behind on; tell sockets their seqs."""
+        table_ids = list(self.watches)
+        if not table_ids:
+            return
+        versions = await self.store.versions(table_ids)
+        per_socket: dict[Subscriber, dict[str, int]] = {}
+        for table_id, version in versions.items():
+            watch = self.watches.get(table_id)
+            if watch is None:
+                continue
+            if version is None or watch.latest is None or version > watch.latest.version:
+                await self.resync(table_id)
+            if watch.latest is None:
+                continue
+            for sub in watch.subs:
+                per_socket.setdefault(sub, {})[table_id] = watch.latest.version
+        for sub, seqs in per_socket.items():
+            sub.offer({"type": "table.heartbeat", "tables": seqs})
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            try:
+                await self.heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("heartbeat failed: %r", error)

@@ -14,9 +14,10 @@ import time
 from datetime import UTC, datetime
 
 from app.db.session import Database
+from app.engine import game_from_dict
 from app.live.store import LiveStore
 from app.services.results import write_result
-from app.services.tables import FINISHED_KEEP_SECONDS, game_of
+from app.services.tables import FINISHED_KEEP_SECONDS, full_game_dict
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +44,14 @@ class Finisher:
     async def write(self, table_id: str) -> bool:
         try:
             current = await self.store.load(table_id)
-            game = None if current is None else game_of(current.state)
-            if current is None or game is None or current.state["status"] != "finished":
+            stored = None if current is None else current.state["game"]
+            if current is None or stored is None or current.state["status"] != "finished":
                 log.error("unwritten table %s has no finished game; dropping it", table_id)
                 await self.store.redis.srem(self.store.keys.unwritten, table_id)
                 return False
             state = current.state
             seats = state["seats"]
+            game = game_from_dict(await full_game_dict(self.store, table_id, stored))
             await write_result(
                 self.db,
                 game_id=state["game_id"],

@@ -10,10 +10,10 @@ from app.engine import Game, OptionsError, new_seed, start_game, validate_option
 from app.live.store import LiveStore, Versioned
 from app.services import play
 from app.services.tables import (
-    LOG_LENGTH,
     Change,
     ServiceError,
     commit,
+    lobby_entry_changed,
     not_found,
     now_ms,
     public_table,
@@ -60,11 +60,7 @@ async def create_table(
         player, variant, normalized, [_who(player)] + [None] * (seats - 1),
         turn_seconds=turn_seconds, rated=rated, round_pause_seconds=round_pause_seconds,
     )
-    version = await store.write(
-        state["id"], 0, state, deadline_ms=None, created_ms=state["created_at"]
-    )
-    if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
-        raise ServiceError("bad_request", "could not create the table, try again", 409)
+    await _write_new(store, state)
     return public_table(state)
 
 
@@ -98,6 +94,15 @@ def _new_table(
         "game": None,
         "log": [],
     }
+
+
+async def _write_new(store: LiveStore, state: dict[str, Any]) -> None:
+    version = await store.write(
+        state["id"], 0, state, deadline_ms=None, created_ms=state["created_at"],
+        lobby_entry=lobby_entry_changed(None, state),
+    )
+    if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
+        raise ServiceError("bad_request", "could not create the table, try again", 409)
 
 
 async def list_tables(store: LiveStore) -> list[dict[str, Any]]:
@@ -195,37 +200,25 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
         started = offer["new_table_id"] is None and len(offers) == state["players"]
         if offer["new_table_id"] is not None or offers == offer["offers"]:
             return {**offer, "started": False}
-        new_state = None
+        new_table = None
         if started:
-            new_state = _new_table(
+            new_table = _new_table(
                 state["created_by"], state["variant"], state["options"], list(state["seats"]),
                 turn_seconds=state["turn_seconds"], rated=state["rated"],
                 round_pause_seconds=state.get("round_pause_seconds", 0),
             )
-            game, events = _start(new_state)
-            new_state["game"] = game.to_dict()
-            new_state["status"] = "playing"
-            new_state["deadline"] = now_ms() + new_state["turn_seconds"] * 1000
-            new_state["log"] = [{"v": 1, "events": events}]
-            if await store.write(
-                new_state["id"], 0, new_state, deadline_ms=new_state["deadline"],
-                created_ms=new_state["created_at"],
-            ) is None:
-                continue
-        offer = {"offers": offers, "new_table_id": None if new_state is None else new_state["id"]}
+        offer = {"offers": offers, "new_table_id": None if new_table is None else new_table["id"]}
         state["rematch"] = offer
-        version = current.version + 1
         event = {"type": "rematch", "round": 0, "seat": seat, **offer}
-        state["log"] = [*state.get("log", []), {"v": version, "events": [event]}][-LOG_LENGTH:]
-        # A finished table stays out of the lobby index: this write only tells its watchers.
-        if await store.write(
-            table_id, current.version, state, deadline_ms=None,
-            created_ms=state["created_at"], listed=False,
-        ) is None:
-            if new_state is not None:
-                await store.delete(new_state["id"], 1)
+        # A finished table stays out of the lobby: this change only tells its watchers.
+        if await commit(store, current, state, [event], None, listed=False) is None:
             continue
-        if started:
+        if new_table is not None:
+            # Every seat is taken at once, so the new table starts as a last join would.
+            await _write_new(store, new_table)
+            playing = dict(new_table)
+            game, started_events = _start(playing)
+            await commit(store, Versioned(1, new_table), playing, started_events, game)
             note = {"type": "table.rematch", "table_id": table_id, **offer}
             await store.publish_table(table_id, {"kind": "notice", "message": note})
         return {**offer, "started": started}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine import IllegalMove
-from app.live.store import LiveStore
+from app.live.store import LiveStore, Versioned
 from app.services.tables import (
     Change,
     ServiceError,
@@ -28,11 +28,27 @@ ATTEMPTS = 20
 
 
 async def play(
-    store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int
+    store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
+    known: Versioned | None = None,
 ) -> Change:
+    """Apply a move chosen at `seq`. `known`: the table as this process last saw it; when
+    it is at `seq` the move is tried on it without reading the table again (the
+    compare-and-set still decides), and any refusal is checked against a fresh read."""
+    if known is not None and known.version == seq:
+        try:
+            return await _play(store, known, player_id, table_id, tile, end, seq)
+        except ServiceError:
+            pass
     current = await store.load(table_id)
     if current is None:
         raise not_found(table_id)
+    return await _play(store, current, player_id, table_id, tile, end, seq)
+
+
+async def _play(
+    store: LiveStore, current: Versioned, player_id: int, table_id: str, tile: str,
+    end: str | None, seq: int,
+) -> Change:
     state = current.state
     seat = seat_of(state, player_id)
     if seat is None:
@@ -51,8 +67,12 @@ async def play(
         raise ServiceError(
             "not_your_turn", f"the next round starts in {-(-pause_left // 1000)} s", 409
         )
+    # Once the pause between rounds is over, the first turn's clock has not started yet.
     deadline = None if state.get("next_round_at") is not None else state["deadline"]
     if deadline is not None and now_ms() > deadline:
+        if store.outage_since is not None:
+            # The store was away: the clocks are about to be restarted, not run out.
+            raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
         # The clock is the authority: a move after the deadline is a timeout, even if the
         # sweeper has not got to it yet.
         await expire(store, table_id)
@@ -112,6 +132,23 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
         else:
             events = game.timeout(game.turn)
         change = await commit(store, current, current.state, events, game)
+        if change is not None:
+            return change
+    return None
+
+
+async def restart_clock(store: LiveStore, table_id: str, paused_ms: int) -> Change | None:
+    """Give the player on turn a whole turn again: moves could not be made for `paused_ms`
+    because the store was unreachable, and that time must not count against him."""
+    for _ in range(ATTEMPTS):
+        current = await store.load(table_id)
+        if current is None or current.state["status"] != "playing":
+            return None
+        game = game_of(current.state)
+        if game is None or game.turn is None:
+            return None
+        event = {"type": "clock", "round": game.round, "seat": game.turn, "paused_ms": paused_ms}
+        change = await commit(store, current, current.state, [event], game)
         if change is not None:
             return change
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -22,6 +22,7 @@ from app.db.models import (
     utcnow,
 )
 from app.db.session import Database, write_transaction
+from app.engine import Result
 from app.services import skill
 
 
@@ -29,7 +30,8 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _check(record: dict[str, Any], player_ids: Sequence[int]) -> dict[str, Any]:
+def _check(record: dict[str, Any], player_ids: Sequence[int]) -> Result:
+    """The record's result, once it has the shape of the engine's `Result` for these seats."""
     result = record.get("result")
     if not isinstance(result, dict):
         raise ValueError("the record has no result: only finished games are written")
@@ -39,7 +41,7 @@ def _check(record: dict[str, Any], player_ids: Sequence[int]) -> dict[str, Any]:
             raise ValueError(f"result.{key} must have one entry per seat ({seats})")
     if len(record.get("players") or []) != seats:
         raise ValueError(f"record.players must have one name per seat ({seats})")
-    return result
+    return cast(Result, result)
 
 
 async def _lock_ratings(
@@ -82,7 +84,7 @@ async def _write(
     game_id: str,
     table_id: str,
     record: dict[str, Any],
-    result: dict[str, Any],
+    result: Result,
     rated: bool,
     player_ids: Sequence[int],
     started_at: datetime | None,

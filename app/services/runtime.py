@@ -17,14 +17,26 @@ class LiveTables:
     def __init__(self, settings: Settings, db: Database) -> None:
         # Names this process's presence entries; unique per start.
         self.process_id = secrets.token_hex(6)
-        self.store = LiveStore(connect(settings.redis_url), settings.redis_prefix)
+        self.store = LiveStore(
+            connect(settings.redis_url, pool_size=settings.redis_pool_size,
+                    pool_timeout=settings.redis_pool_timeout),
+            settings.redis_prefix,
+        )
         self.hub = Hub(self.store)
-        self.feed = Feed(self.store, self.hub, self.process_id)
+        self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds)
         self.finisher = Finisher(self.store, db)
         self.clock = Clock(self.store, self.feed, self.finisher, settings.sweep_seconds)
         self.db = db
+        self.settings = settings
 
     async def start(self) -> None:
+        if self.settings.mode != "development" and not self.settings.redis_unpersisted_ok \
+                and not self.settings.embedded_store and not await self.store.persistent():
+            raise RuntimeError(
+                "the live store's Redis does not persist (appendonly no): a restart would lose "
+                "every running game. Turn on AOF (appendonly yes), or set "
+                "DOMINO_REDIS_UNPERSISTED_OK=true if persistence is handled elsewhere."
+            )
         await self.feed.start()
         # Games that finished while no process could write them (a crash, a restart).
         await self.finisher.sweep()

@@ -12,8 +12,6 @@ from app.db.models import Game, GamePlayer, Player, Rating
 from app.engine import replay_positions
 from app.services.accounts import name_key, ratings_of
 
-# Every variant PROTOCOL.md names; a leaderboard of one not yet played is simply empty.
-VARIANTS = ("goat", "classic", "fives", "mexican_train", "telephone", "sea_goat", "donkey")
 Sort = Literal["points", "skill"]
 RECENT_GAMES = 20
 HISTORY_LENGTH = 200

@@ -5,6 +5,11 @@ The state kept in the live store is a plain JSON dict:
   status "waiting"|"playing"|"finished", turn_seconds, rated, created_by {"id","name"},
   game_id, created_at/started_at/finished_at (epoch ms), deadline (ms | None),
   game (engine `Game.to_dict()` | None), log [{"v", "events"}] (the last changes).
+
+The state holds the current round only: when a round is over and the next one dealt, the
+finished round (its deal and moves) is appended once to the store's round archive, and the
+state keeps just its `end` and standings (what views and the variants' rules need), marked
+`"archived": true`. `full_game_dict` joins them again for a record.
 """
 
 from __future__ import annotations
@@ -13,8 +18,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine import Game, game_from_dict
+from app.engine import VARIANTS, Game, game_from_dict
 from app.live.store import LiveStore, Versioned
+
+# What a finished round keeps in the hot state; the rest is in the round archive.
+ARCHIVED = "archived"
+_ROUND_DETAIL = ("hands", "bazaar", "moves")
 
 # Finished tables stay in the lobby this long (then lobby.remove) ...
 FINISHED_IN_LOBBY_MS = 60_000
@@ -90,6 +99,7 @@ def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "hand": [],
         "turn": None,
         "round": 0,
+        "layout": VARIANTS[state["variant"]].layout,
         "ends": {},
         "chain": [],
         "bazaar": 0,
@@ -148,13 +158,50 @@ def events_since(state: dict[str, Any], version: int, last_sent: int) -> list[di
     ]
 
 
+def split_rounds(game: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`game` (a `Game.to_dict()`) with every round before the current one reduced to its
+    summary, and the rounds newly reduced so (to archive), in order."""
+    rounds = game["rounds"]
+    fresh = [rd for rd in rounds[:-1] if not rd.get(ARCHIVED)]
+    if not fresh:
+        return game, []
+    kept = [
+        rd if rd.get(ARCHIVED) else {
+            **{k: v for k, v in rd.items() if k not in _ROUND_DETAIL}, "moves": [], ARCHIVED: True
+        }
+        for rd in rounds[:-1]
+    ]
+    return {**game, "rounds": [*kept, rounds[-1]]}, fresh
+
+
+async def full_game_dict(store: LiveStore, table_id: str, game: dict[str, Any]
+                         ) -> dict[str, Any]:
+    """`game` as stored in the state, with its archived rounds joined back in."""
+    if not any(rd.get(ARCHIVED) for rd in game["rounds"]):
+        return game
+    archive = await store.archived_rounds(table_id)
+    rounds = [
+        archive[r] if rd.get(ARCHIVED) else rd for r, rd in enumerate(game["rounds"])
+    ]
+    return {**game, "rounds": rounds}
+
+
+def lobby_entry_changed(before: dict[str, Any] | None, after: dict[str, Any]
+                        ) -> dict[str, Any] | None:
+    """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged)."""
+    entry = public_table(after)
+    return None if before is not None and public_table(before) == entry else entry
+
+
 @dataclass
 class Change:
-    """A change that was stored: the new version and state, and whether it ended the game."""
+    """A change that was stored: the new version and state, whether it ended the game, and
+    the game as it is now (so the writer's process need not parse the state again)."""
 
     version: int
     state: dict[str, Any]
     finished: bool
+    game: Game | None = None
 
 
 async def commit(
@@ -163,8 +210,11 @@ async def commit(
     state: dict[str, Any],
     events: list[dict[str, Any]],
     game: Game | None,
+    *,
+    listed: bool = True,
 ) -> Change | None:
     """Write `state` (with `game`'s new position) if nobody changed the table meanwhile.
+    `listed`: False for a change of a table that must stay out of the lobby's index.
 
     Sets the status, the deadline of the player now on turn and the event log; a game that
     just ended is marked finished in this same write, which also queues its result for
@@ -174,8 +224,9 @@ async def commit(
     version = current.version + 1
     state = dict(state)
     finished = False
+    archive: list[dict[str, Any]] = []
     if game is not None:
-        state["game"] = game.to_dict()
+        state["game"], archive = split_rounds(game.to_dict())
         if game.status == "finished" and current.state["status"] != "finished":
             finished = True
             state["status"] = "finished"
@@ -201,7 +252,12 @@ async def commit(
         created_ms=state["created_at"],
         finished=finished,
         retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished else None,
+        lobby_entry=lobby_entry_changed(current.state, state),
+        archive=archive,
+        listed=listed,
     )
     if written is None:
         return None
-    return Change(written, state, finished)
+    if store.local_change is not None:
+        store.local_change(state["id"], written, state, game)
+    return Change(written, state, finished, game)

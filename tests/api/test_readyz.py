@@ -7,9 +7,9 @@ import asyncio
 import httpx
 import pytest
 
-from tests.conftest import _admin
 from tests.persistence import fresh_database
 from tests.servers import free_port, run_server
+from tests.servers import pg_admin as _admin
 
 
 def test_ready_then_503_when_the_database_is_dropped(pg_url: str, tmp_path):

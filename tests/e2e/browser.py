@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,6 +140,20 @@ def take_turn(page: Page, *, keyboard: bool = False) -> bool:
 
 def finished(page: Page) -> bool:
     return page.locator("[data-testid=result]").is_visible()
+
+
+def play_to_the_end(tabs: list[Tab], move: Callable[[Tab], bool]) -> None:
+    """Each player in turn makes `move` (True: he played) until every page shows the
+    result, within GAME_SECONDS."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while not all(finished(tab.page) for tab in tabs):
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        played = False
+        for tab in tabs:
+            if not finished(tab.page) and move(tab):
+                played = True
+        if not played:
+            tabs[0].page.wait_for_timeout(50)
 
 
 def wait_for_record(server: Server, game_id: str) -> None:

@@ -44,14 +44,14 @@ class Seated:
 
 async def seat_players(
     servers: list[Server], *, seats: int = 4, options: dict[str, Any] | None = None,
-    rated: bool = True, turn_seconds: int = 60,
+    rated: bool = True, turn_seconds: int = 60, variant: str = "goat",
 ) -> Seated:
     """New accounts at a new table (socket i on server i mod n), all subscribed; started."""
     async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
         accounts = [await register(http) for _ in range(seats)]
         table = await create_table(
             http, accounts[0], seats=seats, options=options, rated=rated,
-            turn_seconds=turn_seconds,
+            turn_seconds=turn_seconds, variant=variant,
         )
     table_id = table["id"]
     players = [
@@ -70,11 +70,13 @@ async def seat_players(
 
 async def play_game(
     servers: list[Server], *, seats: int = 4, options: dict[str, Any] | None = None,
-    seed: int = 0, rated: bool = True,
+    seed: int = 0, rated: bool = True, variant: str = "goat",
 ) -> PlayedGame:
     """Seat `seats` new players and play to the end with random legal moves."""
     rng = random.Random(seed)
-    seated = await seat_players(servers, seats=seats, options=options, rated=rated)
+    seated = await seat_players(
+        servers, seats=seats, options=options, rated=rated, variant=variant
+    )
     table_id, players, spectator = seated.table_id, seated.players, seated.spectator
     finals = await asyncio.gather(
         *(autoplay(p, table_id, random.Random(rng.random())) for p in players)
@@ -130,21 +132,26 @@ def _goat_redeal(hands: list[list[str]]) -> bool:
     return False
 
 
+def hand_size(variant: str, players: int) -> int:
+    """RULES §1.1, §2, §4, §6: tiles dealt to each hand."""
+    return 7 if variant in ("goat", "telephone") or players == 2 else 5
+
+
 def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]]:
-    """Every round's Goat hands and bazaar recomputed from the revealed seed."""
-    assert record["variant"] == "goat"
+    """Every round's hands and bazaar recomputed from the revealed seed (Goat redeals)."""
     seed = bytes.fromhex(record["seed"])
     players = len(record["players"])
+    size = hand_size(record["variant"], players)
     deals = []
     for r in range(len(record["rounds"])):
         k = 0
         while True:
             order = shuffled_set(seed, r, k)
-            hands = [order[s * 7 : (s + 1) * 7] for s in range(players)]
-            if not _goat_redeal(hands):
+            hands = [order[s * size : (s + 1) * size] for s in range(players)]
+            if record["variant"] != "goat" or not _goat_redeal(hands):
                 break
             k += 1
-        deals.append((hands, order[players * 7 :]))
+        deals.append((hands, order[players * size :]))
     return deals
 
 
@@ -273,22 +280,29 @@ def check_replay(record: dict[str, Any]) -> dict[str, Any]:
     return dict(replayed)
 
 
-def expected_gains(result: dict[str, Any]) -> list[int]:
+def expected_gains(view: dict[str, Any]) -> list[int]:
+    """RULES 1.9 and 9, from the final view (its result, and the target of the variants
+    that play to one)."""
+    result = view["result"]
     final = result["final"]
     if result["reason"] in ("timeout", "resign"):  # RULES 1.10: the same scoring
         return rating.timeout_gains(final, result["losers"][0])
+    if result["reason"] == "target":
+        return rating.higher_wins_gains(final, result["winners"], view["target"])
     assert result["reason"] == "goat"
     return rating.goat_gains(final, result["losers"])
 
 
-async def leaderboard_points(server: Server, names: list[str]) -> dict[str, int]:
+async def leaderboard_points(
+    server: Server, names: list[str], variant: str = "goat"
+) -> dict[str, int]:
     found: dict[str, int] = {}
     async with httpx.AsyncClient(base_url=server.url) as http:
         offset = 0
         while True:
             r = await http.get(
                 "/api/leaderboard",
-                params={"variant": "goat", "sort": "points", "limit": 200, "offset": offset},
+                params={"variant": variant, "sort": "points", "limit": 200, "offset": offset},
             )
             assert r.status_code == 200, r.text
             board = r.json()
@@ -307,7 +321,7 @@ async def check_finished_game(
     result = game.finals[0]["view"]["result"]
     for final in game.finals:
         assert final["view"]["result"] == result
-    assert result["rating"] == expected_gains(result)
+    assert result["rating"] == expected_gains(game.finals[0]["view"])
     record = await fetch_record(server, game)
     assert record["result"] == result
     assert record["players"] == [a.name for a in game.accounts]
@@ -316,7 +330,7 @@ async def check_finished_game(
     await check_positions(server, game, record)
     check_no_leaks(game, record)
     names = [a.name for a in game.accounts]
-    points = await leaderboard_points(server, names)
+    points = await leaderboard_points(server, names, record["variant"])
     if rated:
         assert points == dict(zip(names, result["rating"], strict=True))
     else:

@@ -9,23 +9,26 @@ Playwright's sync API runs in plain (non-async) tests: no event loop is running 
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
-import time
 
-from playwright.sync_api import expect
+import httpx
+from playwright.sync_api import Page, expect
 
 from tests.e2e.browser import (
     DESKTOP,
-    GAME_SECONDS,
     PHONE,
+    Tab,
     expect_resignation_told,
-    finished,
     hand_of,
+    play_to_the_end,
+    seq_of,
     shot,
     sign_up,
     take_turn,
     wait_for_record,
+    wait_seq_after,
 )
 from tests.servers import Server
 
@@ -86,14 +89,12 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
     # Play the whole game by clicking, reloading one player's page once mid-game.
     moves = 0
     reloaded = False
-    deadline = time.monotonic() + GAME_SECONDS
-    while not (finished(a.page) and finished(b.page)):
-        assert time.monotonic() < deadline, "the game did not finish in time"
-        played = False
-        for tab in (a, b):
-            if not finished(tab.page) and take_turn(tab.page, keyboard=moves % 3 == 1):
-                played = True
-                moves += 1
+
+    def move(tab: Tab) -> bool:
+        nonlocal moves, reloaded
+        if not take_turn(tab.page, keyboard=moves % 3 == 1):
+            return False
+        moves += 1
         if moves >= 6 and not reloaded:
             shot(a.page, "table-mid-game")
             shot(b.page, "table-mid-game-phone")
@@ -102,8 +103,9 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
             expect(a.page.locator("[data-testid=hand] .hand-tile")).to_have_count(len(before))
             assert sorted(hand_of(a.page)) == before
             reloaded = True
-        if not played:
-            a.page.wait_for_timeout(50)
+        return True
+
+    play_to_the_end([a, b], move)
     assert reloaded and moves > 10
 
     # The end: the score sheet, the goat and the rating gains, for players and watcher.
@@ -159,12 +161,20 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
         tab.assert_clean()
 
 
-def test_resigning_asks_first_and_ends_the_game(server: Server, open_tab) -> None:
+def two_signed_up(
+    server: Server, open_tab, first: str, second: str, viewports=(DESKTOP, DESKTOP)
+) -> tuple[Tab, Tab, str, str]:
+    """Two browsers, each signed up as a new player (names made unique)."""
     suffix = secrets.token_hex(3)
-    olya, serg = f"olya_{suffix}", f"serg_{suffix}"
-    a, b = open_tab(DESKTOP), open_tab(DESKTOP)
-    sign_up(a, server, olya)
-    sign_up(b, server, serg)
+    a, b = (open_tab(v) for v in viewports)
+    names = f"{first}_{suffix}", f"{second}_{suffix}"
+    sign_up(a, server, names[0])
+    sign_up(b, server, names[1])
+    return a, b, *names
+
+
+def test_resigning_asks_first_and_ends_the_game(server: Server, open_tab) -> None:
+    a, b, olya, _serg = two_signed_up(server, open_tab, "olya", "serg")
     form = a.page.locator("[data-testid=create-table]")
     form.get_by_label("Casual").check()
     form.get_by_role("button", name="Create table").click()
@@ -210,5 +220,115 @@ def test_the_turn_clock_counts_down_right_on_a_browser_whose_clock_is_wrong(
     expect(timer).to_have_text(re.compile(r"^0:[0-3]\d$"))
     minutes, seconds = timer.inner_text().split(":")
     assert 0 < int(minutes) * 60 + int(seconds) <= 30
+    for tab in (a, b):
+        tab.assert_clean()
+
+
+def take_turn_preferring_up(page: Page) -> bool | None:
+    """Play a tile on the spinner's `up` arm if one fits (True), else any tile (False);
+    None if this page has nothing to play. Clicks only, as a player would."""
+    legal = page.locator("[data-testid=hand] .hand-tile.legal:not([disabled])")
+    if legal.count() == 0:
+        return None
+    ends = json.loads(page.locator("[data-testid=board]").get_attribute("data-ends") or "{}")
+    tiles = legal.evaluate_all("els => els.map(e => e.dataset.tile)")
+    up = ends.get("up")
+    fitting = [t for t in tiles if up is not None and str(up) in t.split("-")]
+    seq = seq_of(page)
+    if fitting:
+        legal.and_(page.locator(f"[data-tile='{fitting[0]}']")).click()
+        choice = page.locator("[data-testid=board] .end-choice[data-end=up]")
+        if page.locator("[data-testid=board] .end-choice").count():
+            choice.click()
+    else:
+        legal.first.click()
+        choice = page.locator("[data-testid=board] .end-choice")
+        if choice.count():
+            choice.last.click()
+    wait_seq_after(page, seq)
+    return bool(fitting)
+
+
+def test_two_players_play_fives_by_clicking_with_a_move_on_the_spinner(
+    server: Server, open_tab
+) -> None:
+    """RULES §4 in the browser: the create form and its options come from GET /api/variants;
+    a whole Fives game is played by clicking, including tiles on the spinner's `up` arm;
+    points during play pop up as "+N"; the cross fits a 360 px phone."""
+    a, b, vera, ivan = two_signed_up(server, open_tab, "vera", "ivan", (DESKTOP, PHONE))
+    form = a.page.locator("[data-testid=create-table]")
+    form.locator("select[name=variant]").select_option("fives")
+    expect(form.locator("select[name=target]")).to_have_value("100")
+    form.get_by_label("Spinner: its open sides count").check()
+    expect(form.get_by_label("Teams (partners sit opposite)")).to_be_hidden()
+    form.locator("select[name=seats]").select_option("2")
+    form.locator("input[name=turn_seconds]").fill("120")
+    shot(a.page, "create-fives")
+    form.get_by_role("button", name="Create table").click()
+    a.page.wait_for_url(re.compile(r"#/table/"))
+    table_id = a.page.url.split("#/table/")[1]
+    card = b.page.locator(f".table-card[data-table-id='{table_id}']")
+    expect(card).to_contain_text("Fives")
+    expect(card).to_contain_text("Spinner: its open sides count")
+    card.get_by_role("button", name="Join").click()
+    b.page.wait_for_url(re.compile(f"#/table/{table_id}$"))
+    for tab in (a, b):
+        expect(tab.page.locator("[data-testid=hand] .hand-tile")).to_have_count(7)
+
+    up_moves = 0
+    pops = 0
+
+    def move(tab: Tab) -> bool:
+        nonlocal up_moves, pops
+        on_up = take_turn_preferring_up(tab.page)
+        if on_up is None:
+            return False
+        pops += tab.page.locator("[data-testid=score-pop]").count()
+        if on_up and not up_moves:
+            for t in (a, b):
+                expect(t.page.locator("[data-testid=spinner] [data-arm=up]")).not_to_have_count(0)
+            shot(a.page, "fives-spinner")
+            shot(b.page, "fives-spinner-phone")
+            # The cross fits the phone's board: no tile is cut off at the sides.
+            box = b.page.locator("[data-testid=board]").bounding_box()
+            left, right = box["x"] - 1, box["x"] + box["width"] + 1
+            for tile in b.page.locator("[data-testid=spinner] .chain-tile").all():
+                t = tile.bounding_box()
+                assert left <= t["x"] and t["x"] + t["width"] <= right
+        up_moves += on_up
+        return True
+
+    play_to_the_end([a, b], move)
+    assert up_moves >= 1, "no tile was ever played on the spinner's up arm"
+    assert pops >= 1, "no points scored during play were shown"
+
+    for tab in (a, b):
+        result = tab.page.locator("[data-testid=result]")
+        expect(result).to_contain_text("won")
+        sheet = tab.page.locator("[data-testid=score-sheet] table.score-sheet")
+        expect(sheet).to_be_visible()
+        assert max(int(x) for x in sheet.locator("tr.score-total").last.locator(".total")
+                   .all_inner_texts()) >= 100
+    shot(b.page, "fives-final-phone")
+    game_id = a.page.get_by_role("link", name="Replay").get_attribute("href").split("#/replay/")[1]
+    wait_for_record(server, game_id)
+    record = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert any(m.get("end") == "up" for rd in record["rounds"] for m in rd["moves"])
+    # The replay draws the same cross, position by position.
+    a.page.get_by_role("link", name="Replay").click()
+    a.page.get_by_role("button", name="Last position").click()
+    expect(a.page.locator(".replay-result")).to_contain_text("won")
+    a.page.get_by_role("button", name="Previous move").click()
+    expect(a.page.locator("[data-testid=replay-board] .chain-tile")).not_to_have_count(0)
+    shot(a.page, "fives-replay")
+
+    # The leaderboard has a tab per variant the server plays, Fives with both players.
+    b.page.goto(f"{server.url}/#/leaderboard/fives")
+    tabs = b.page.locator("[data-testid=variant-tabs] a")
+    expect(tabs).to_have_count(len(httpx.get(f"{server.url}/api/variants").json()))
+    expect(b.page.locator("[data-testid=variant-tabs]")).to_contain_text("Telephone")
+    board = b.page.locator("table.data")
+    expect(board).to_contain_text(vera)
+    expect(board).to_contain_text(ivan)
     for tab in (a, b):
         tab.assert_clean()

@@ -529,7 +529,7 @@ def test_replay_autoplays_to_the_result_rules_explain_fish_and_phones_fit(
     a.page.goto(f"{server.url}/#/rules/classic")
     expect(a.page.locator("h1")).to_have_text("Rules: Classic")
     a.page.goto(f"{server.url}/#/lobby")
-    expect(a.page.locator("[data-testid=fish-help]")).to_contain_text("blocked round")
+    expect(a.page.locator("[data-testid=fish_rule-help]")).to_contain_text("blocked round")
 
     # Phones: the leaderboard and a player page fit 360 px without sideways scrolling.
     phone = open_tab(PHONE)

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from tests.e2e.client import Player
-from tests.e2e.game import check_finished_game, check_no_leaks, play_game, seed_deals
+from tests.e2e.game import _stream, check_finished_game, check_no_leaks, play_game, seed_deals
 from tests.servers import Server
 
 
@@ -58,3 +58,39 @@ async def test_two_players_with_a_bazaar_see_no_hidden_tile(server: Server) -> N
 async def test_embedded_default_plays_a_whole_game(embedded_server: Server) -> None:
     game = await play_game([embedded_server], seed=44)
     await check_finished_game(embedded_server, game)
+
+
+def _events(game, kind: str) -> list[dict]:
+    return [
+        e for f in game.players[0].states(game.table_id) for e in f["events"] if e["type"] == kind
+    ]
+
+
+async def test_fives_on_two_processes(server_pair: tuple[Server, Server]) -> None:
+    """RULES §4 end to end: a whole Fives game over websockets on two processes; points
+    during play are announced, moves on the spinner's short sides are recorded with their
+    `up`/`down` ends, the first leader is PROTOCOL §4's draw(n) of round 0 with k = 1000."""
+    game = await play_game(
+        list(server_pair), variant="fives", seats=3, options={"spinner_count": "full"}, seed=55
+    )
+    record = await check_finished_game(server_pair[1], game)
+    result = game.finals[0]["view"]["result"]
+    assert result["reason"] == "target" and max(result["final"]) >= 100
+    scores = _events(game, "score")
+    assert scores and all(e["count"] % 5 == 0 and e["points"] == e["count"] for e in scores)
+    ends = {m.get("end") for rd in record["rounds"] for m in rd["moves"]}
+    assert ends & {"up", "down"}, "no tile was played on the spinner's short sides"
+    stream = _stream(bytes.fromhex(record["seed"]), 0, 1000)
+    first = next(stream)
+    assert first < 2**32 - (2**32 % 3)
+    assert record["rounds"][0]["moves"][0]["seat"] == first % 3
+
+
+async def test_telephone_on_two_processes(server_pair: tuple[Server, Server]) -> None:
+    """RULES §6 end to end: a whole Telephone game to 72 on two processes."""
+    game = await play_game(list(server_pair), variant="telephone", seats=4, seed=66)
+    await check_finished_game(server_pair[0], game)
+    result = game.finals[0]["view"]["result"]
+    assert result["reason"] == "target" and max(result["final"]) >= 72
+    scores = _events(game, "score")
+    assert scores and all(e["count"] % 5 == 0 and e["points"] == e["count"] // 5 for e in scores)

@@ -61,34 +61,43 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
     store: LiveStore,
 ) -> None:
     hub = Hub(store)
+    # Another process's writes: this one shows its own as it makes them.
+    other = LiveStore(store.redis, store.keys.prefix)
     lobby: list[dict[str, Any]] = []
     table: list[dict[str, Any]] = []
 
-    async def on_lobby(message: dict[str, Any]) -> None:
+    def on_lobby(message: dict[str, Any]) -> None:
         lobby.append(message)
 
-    async def on_table(message: dict[str, Any]) -> None:
+    def on_table(message: dict[str, Any]) -> None:
         table.append(message)
 
     await hub.start(on_lobby)
     tid = secrets.token_hex(4)
     await hub.add(store.keys.table_channel(tid), on_table)
     try:
-        await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1)
+        entry = {"id": tid, "status": "waiting"}
+        await other.write(tid, 0, state(0), deadline_ms=None, created_ms=1,
+                          lobby_entry=entry)
         assert [t.state for t in await store.listed() if t.state == state(0)]
-        await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1, finished=True,
-                          retire_at_ms=2000)
+        # A change the lobby does not show is announced to the table only.
+        await other.write(tid, 1, state(1), deadline_ms=None, created_ms=1)
+        await other.write(tid, 2, state(2), deadline_ms=None, created_ms=1, finished=True,
+                          retire_at_ms=2000, lobby_entry={**entry, "status": "finished"})
         assert tid in await store.unwritten()
         assert await store.retire_due(1999) == []
         assert await store.retire_due(2000) == [tid]
         for _ in range(50):
-            if len(table) == 2 and len(lobby) == 3:
+            if len(table) == 3 and len(lobby) == 3:
                 break
             await asyncio.sleep(0.05)
-        assert table == [{"kind": "change", "table_id": tid, "v": 1},
-                         {"kind": "change", "table_id": tid, "v": 2}]
-        assert lobby == [{"kind": "update", "table_id": tid, "v": 1},
-                         {"kind": "update", "table_id": tid, "v": 2},
+        # Each announcement carries the state it announces: nobody reads it back.
+        assert [{k: v for k, v in m.items() if k != "writer"} for m in table] == [
+            {"kind": "change", "table_id": tid, "v": v, "state": state(v - 1)} for v in (1, 2, 3)
+        ]
+        assert lobby == [{"kind": "update", "table_id": tid, "v": 1, "table": entry},
+                         {"kind": "update", "table_id": tid, "v": 3,
+                          "table": {**entry, "status": "finished"}},
                          {"kind": "remove", "table_id": tid}]
         assert await store.listed() == []
         assert (await store.load(tid)) is not None  # still readable
@@ -99,12 +108,32 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
         await hub.stop()
 
 
+async def test_a_process_ignores_the_echo_of_its_own_writes(store: LiveStore) -> None:
+    hub = Hub(store)
+    heard: list[dict[str, Any]] = []
+    await hub.start(lambda message: None)
+    tid = secrets.token_hex(4)
+    await hub.add(store.keys.table_channel(tid), heard.append)
+    try:
+        await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1)
+        await LiveStore(store.redis, store.keys.prefix).write(
+            tid, 1, state(1), deadline_ms=None, created_ms=1)
+        for _ in range(50):
+            if heard:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)
+        assert [m["v"] for m in heard] == [2]
+    finally:
+        await hub.stop()
+
+
 async def test_presence_is_shared_and_expires_with_its_process(store: LiveStore) -> None:
     tid = secrets.token_hex(4)
-    await store.set_presence(tid, "p1", {0, 2}, set(), 10_000, 60)
-    await store.set_presence(tid, "p2", {2, 3}, set(), 20_000, 60)
+    await store.set_presence(tid, "p1", {0, 2}, set(), 0, 10_000, 60)
+    await store.set_presence(tid, "p2", {2, 3}, set(), 0, 20_000, 60)
     assert await store.presence(tid, 5_000) == {0, 2, 3}
-    await store.set_presence(tid, "p2", set(), {2}, 20_000, 60)
+    await store.set_presence(tid, "p2", set(), {2}, 0, 20_000, 60)
     assert await store.presence(tid, 5_000) == {0, 2, 3}
     assert await store.presence(tid, 15_000) == {3}  # p1 stopped refreshing
 

@@ -87,8 +87,7 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
       return h("span", {
         // The last placement is marked (and, without reduced motion, slides in).
         class: `chain-tile ${item.double ? "double" : ""} ${last && item.tile === last ? "last" : ""}`,
-        dataset: { tile: item.tile },
-        title: item.tile, "aria-label": item.tile, role: "img",
+        title: item.tile, "aria-label": item.tile, role: "img", dataset: { tile: item.tile },
       }, tileSvg(a, b, { horizontal: !item.double }));
     });
     const children = [];
@@ -101,6 +100,7 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
   const extra = choices.filter((c) => c.end && c.end !== "left" && c.end !== "right");
   if (extra.length) board.push(h("div", { class: "chain-extra" }, extra.map((c) => choiceButton(c.end))));
   container.replaceChildren(...board);
+  container.dataset.ends = JSON.stringify(ends || {});
   container.setAttribute("aria-label",
     chain.length ? t("board.line", { tiles: chain.map((x) => `${x.left}-${x.right}`).join(", ") }) : t("board.line_empty"));
 }

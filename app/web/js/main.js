@@ -9,6 +9,7 @@ import { LANGUAGES, applyLanguage, lang, setLang, t } from "./i18n.js";
 import { applyTheme, muted, setMuted, setTheme, theme } from "./prefs.js";
 import { socket } from "./socket.js";
 import { signOut, toast } from "./ui.js";
+import { loadVariants } from "./variants.js";
 import { renderAuth } from "./views/auth.js";
 import { renderLeaderboard } from "./views/leaderboard.js";
 import { renderLobby } from "./views/lobby.js";
@@ -144,4 +145,5 @@ applyLanguage();
 translateStatic();
 renderHeader();
 socket.connect();
-route();
+// Variant names and option words come from the server: draw the first page once they are here.
+loadVariants().catch(() => {}).finally(route);

@@ -97,8 +97,16 @@ export function scoreSheet(view) {
       columns.map((c) => {
         const p = c.seats.reduce((sum, s) => sum + ((entry.points || [])[s] ?? 0), 0);
         const credited = (entry.credited || [])[c.seats[0]];
+        const out = c.seats.includes(endBy(entry)) && kind === "out";
+        if (Array.isArray(entry.play_points)) {
+          // Points during play and the hand's bonus (Fives, Telephone): the round's gain.
+          const play = entry.play_points[c.seats[0]] || 0;
+          return h("td", { title: t("sheet.play_points", { play, bonus: credited || 0, left: p }) },
+            h("span", { class: "points" }, signedNum(play + (credited || 0))),
+            out ? h("span", { class: "went-out", title: t("sheet.went_out") }, " ✓") : null);
+        }
         const marks = [];
-        if (c.seats.includes(endBy(entry)) && kind === "out") marks.push(h("span", { class: "went-out", title: t("sheet.went_out") }, " ✓"));
+        if (out) marks.push(h("span", { class: "went-out", title: t("sheet.went_out") }, " ✓"));
         if (goat) {
           if (credited > 0 && credited !== p) marks.push(h("span", { class: "credited", title: t("sheet.credited") }, ` →${num(credited)}`));
           return h("td", {}, h("span", { class: "points" }, num(p)), marks);

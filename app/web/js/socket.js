@@ -14,6 +14,7 @@ class Socket {
     this.me = null; // {id, name} after welcome
     this.pingTimer = null;
     this.wanted = false;
+    this.seqs = new Map(); // table_id -> the newest seq this tab has been shown
   }
 
   url() {
@@ -51,6 +52,8 @@ class Socket {
         return;
       }
       if (msg.type === "welcome") this.me = msg.player;
+      if (msg.type === "table.state") this.seqs.set(msg.table_id, msg.seq);
+      if (msg.type === "table.heartbeat") this.catchUp(msg.tables || {});
       this.emit(msg.type, msg);
     });
     ws.addEventListener("close", (ev) => {
@@ -69,6 +72,13 @@ class Socket {
     });
     // Errors are followed by "close", which schedules the reconnect.
     ws.addEventListener("error", () => {});
+  }
+
+  /** A heartbeat names a newer seq than we were shown: a change was missed, read again. */
+  catchUp(tables) {
+    for (const [tableId, seq] of Object.entries(tables)) {
+      if ((this.seqs.get(tableId) ?? -1) < seq) this.send({ type: "table.subscribe", table_id: tableId });
+    }
   }
 
   reopen() {

@@ -1,29 +1,48 @@
 // Human words for variants, options and game events, all from the catalogue.
+//
+// Variants and their options also describe themselves (GET /api/variants, in English):
+// those words stand in for any the catalogue does not have.
 
 import { has, list, num, t } from "./i18n.js";
-
-export const VARIANT_NAMES = ["goat", "classic", "fives", "mexican_train", "telephone", "sea_goat", "donkey", "sport_goat", "general"];
+import { variantInfo } from "./variants.js";
 
 export function variantName(v) {
-  return has(`variant.${v}`) ? t(`variant.${v}`) : String(v);
+  if (has(`variant.${v}`)) return t(`variant.${v}`);
+  const info = variantInfo(v);
+  return info && info.title ? info.title : String(v).replace(/_/g, " ");
 }
 
-/** One option in words: "Fish to one", "Target 150", "Teams". */
-function optionWord(key, value) {
-  if (typeof value === "boolean") {
-    if (has(`option.${key}.${value}`)) return t(`option.${key}.${value}`);
-    return value && has(`option.${key}`) ? t(`option.${key}`) : null;
-  }
-  if (has(`option.${key}.${value}`)) return t(`option.${key}.${value}`);
-  if (has(`option.${key}`)) return t(`option.${key}`, { value: typeof value === "number" ? value : String(value) });
-  return `${key.replace(/_/g, " ")}: ${value}`;
+function optionSpec(variant, name) {
+  const info = variantInfo(variant);
+  return info && info.options ? info.options[name] || null : null;
 }
 
+/** The label of an option in a form. */
+export function optionLabel(variant, name) {
+  if (has(`option_label.${name}`)) return t(`option_label.${name}`);
+  const spec = optionSpec(variant, name);
+  return spec && spec.label ? spec.label : name.replace(/_/g, " ");
+}
+
+/** The word for one option value ("" for a switch that is off). */
+export function optionValueWord(variant, name, value) {
+  if (has(`option.${name}.${value}`)) return t(`option.${name}.${value}`);
+  if (typeof value === "number" && has(`option.${name}`)) return t(`option.${name}`, { value });
+  const spec = optionSpec(variant, name);
+  const i = spec ? (spec.allowed || []).indexOf(value) : -1;
+  if (i >= 0 && spec.words && spec.words[i] !== undefined) return spec.words[i];
+  if (value === false) return "";
+  if (value === true) return optionLabel(variant, name);
+  return `${optionLabel(variant, name)}: ${value}`;
+}
+
+/** Words for a table's options, leaving out those at their defaults. */
 export function optionWords(variant, options) {
   const out = [];
-  const o = options || {};
-  for (const [key, value] of Object.entries(o)) {
-    const word = optionWord(key, value);
+  for (const [key, value] of Object.entries(options || {})) {
+    const spec = optionSpec(variant, key);
+    if (spec && spec.default === value) continue;
+    const word = optionValueWord(variant, key, value);
     if (word) out.push(word);
   }
   return out;
@@ -122,6 +141,9 @@ export function describeEvents(events, view) {
         } else lines.push(t("log.drew", { name: who, n: count }));
         break;
       }
+      case "score":
+        lines.push(t("log.score", { name: who, n: ev.points, count: ev.count }));
+        break;
       case "knock":
         lines.push(t("log.knocked", { name: who }));
         break;

@@ -4,10 +4,10 @@ import { get } from "../api.js";
 import { h, replace } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { toast } from "../ui.js";
-import { VARIANT_NAMES, variantName } from "../words.js";
+import { loadVariants } from "../variants.js";
+import { variantName } from "../words.js";
 
 const PAGE = 50;
-const SHOWN = ["goat", "classic"];
 
 export function renderLeaderboard(root, variant) {
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
@@ -17,9 +17,11 @@ export function renderLeaderboard(root, variant) {
   const info = h("p", { class: "muted" });
   const pager = h("div", { class: "pager" });
 
-  const variantTabs = h("nav", { class: "tabs", "aria-label": t("leaderboard.variant") },
-    [...new Set([...SHOWN, variant])].filter((v) => VARIANT_NAMES.includes(v)).map((v) =>
-      h("a", { href: `#/leaderboard/${v}`, class: v === variant ? "active" : "", "aria-current": v === variant ? "page" : null }, variantName(v))));
+  // One tab per variant the server plays (GET /api/variants).
+  const variantTabs = h("nav", { class: "tabs", "aria-label": t("leaderboard.variant"), "data-testid": "variant-tabs" });
+  loadVariants().then((variants) => replace(variantTabs, variants.map(({ name }) =>
+    h("a", { href: `#/leaderboard/${name}`, class: name === variant ? "active" : "", "aria-current": name === variant ? "page" : null }, variantName(name)))))
+    .catch((err) => toast(err.message));
   const sortButtons = h("div", { class: "segmented", role: "group", "aria-label": t("leaderboard.sort_by") });
 
   async function load() {

@@ -2,10 +2,11 @@
 
 import { auth, get, post } from "../api.js";
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { navigate, pill, toast } from "../ui.js";
-import { optionWords, variantName } from "../words.js";
+import { loadVariants } from "../variants.js";
+import { optionLabel, optionValueWord, optionWords, variantName } from "../words.js";
 
 function mySeat(table) {
   const me = auth.player;
@@ -41,7 +42,7 @@ function tableCard(table) {
   return h("li", { class: `table-card ${table.status}`, dataset: { tableId: table.id } },
     h("div", { class: "table-card-head" },
       h("strong", { class: "variant" }, variantName(table.variant)),
-      pill(t(`status.${table.status}`), table.status),
+      pill(has(`status.${table.status}`) ? t(`status.${table.status}`) : String(table.status), table.status),
       pill(table.rated ? t("table.rated") : t("table.casual"), table.rated ? "rated" : "casual")),
     h("div", { class: "options" }, optionWords(table.variant, table.options).join(" · ") || t("lobby.standard_rules")),
     h("ul", { class: "seat-list", "aria-label": t("lobby.seats") },
@@ -50,60 +51,91 @@ function tableCard(table) {
     h("div", { class: "actions" }, actions));
 }
 
-function createForm() {
+/** An option's explanation, when the catalogue has one (the fish rules). */
+function optionHelp(name) {
+  return has(`option_help.${name}`) ? h("p", { class: "hint", "data-testid": `${name}-help` }, t(`option_help.${name}`)) : null;
+}
+
+/** One option's control: a switch for a yes/no option, radios for a few words, else a list. */
+function optionControl(variant, name, spec) {
+  const allowed = spec.allowed || [];
+  if (allowed.length === 2 && allowed.every((v) => typeof v === "boolean")) {
+    const box = h("input", { type: "checkbox", name, checked: spec.default === true });
+    return { node: h("label", { class: "inline" }, box, ` ${optionLabel(variant, name)}`), value: () => box.checked };
+  }
+  if (allowed.every((v) => typeof v === "string") && allowed.length <= 3) {
+    const radios = allowed.map((v) => h("input", { type: "radio", name, value: v, checked: v === spec.default }));
+    return {
+      node: h("fieldset", {}, h("legend", {}, optionLabel(variant, name)),
+        radios.map((r, i) => h("label", { class: "inline" }, r, ` ${optionValueWord(variant, name, allowed[i])}`)),
+        optionHelp(name)),
+      value: () => allowed[radios.findIndex((r) => r.checked)],
+    };
+  }
+  const select = h("select", { name },
+    allowed.map((v) => h("option", { value: String(v), selected: v === spec.default }, optionValueWord(variant, name, v))));
+  return {
+    node: h("label", {}, optionLabel(variant, name), select),
+    value: () => allowed.find((v) => String(v) === select.value),
+  };
+}
+
+/** The create form, built from the variants the server plays (GET /api/variants). */
+function createForm(variants) {
   const variant = h("select", { name: "variant" },
-    h("option", { value: "goat" }, variantName("goat")), h("option", { value: "classic" }, variantName("classic")));
-  const seats = h("select", { name: "seats" },
-    [2, 3, 4].map((n) => h("option", { value: String(n) }, t("lobby.players", { n }))));
-  const fishAll = h("input", { type: "radio", name: "fish_rule", value: "all", checked: true });
-  const fishOne = h("input", { type: "radio", name: "fish_rule", value: "one" });
-  const teams = h("input", { type: "checkbox", name: "teams" });
-  const teamsLabel = h("label", { class: "inline", hidden: true }, teams, ` ${t("create.teams")}`);
-  const goatOptions = h("fieldset", { class: "goat-options" },
-    h("legend", {}, t("create.fish")),
-    h("label", { class: "inline" }, fishAll, ` ${t("option.fish_rule.all")}`),
-    h("label", { class: "inline" }, fishOne, ` ${t("option.fish_rule.one")}`),
-    h("p", { class: "hint", "data-testid": "fish-help" }, t("create.fish_help")),
-    teamsLabel);
-  const target = h("select", { name: "target" },
-    [100, 150, 200].map((n) => h("option", { value: String(n) }, t("option.target", { value: n }))));
-  const classicOptions = h("fieldset", { class: "classic-options", hidden: true },
-    h("legend", {}, t("create.play_to")), h("label", {}, t("create.target"), target));
+    variants.map((v) => h("option", { value: v.name }, variantName(v.name))));
+  const seats = h("select", { name: "seats" });
+  const optionsBox = h("div", { class: "variant-options" });
   const turn = h("input", { type: "number", name: "turn_seconds", min: 5, max: 300, value: "30", required: true });
   const pause = h("input", { type: "number", name: "round_pause_seconds", min: 0, max: 30, value: "5", required: true });
   const rated = h("input", { type: "radio", name: "rated", value: "rated", checked: true });
   const casual = h("input", { type: "radio", name: "rated", value: "casual" });
+  const rulesLink = h("a", { href: "#/rules/goat" }, t("create.rules_link"));
   const error = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary" }, t("create.submit"));
+  let controls = {};
 
-  const sync = () => {
-    goatOptions.hidden = variant.value !== "goat";
-    classicOptions.hidden = variant.value !== "classic";
-    teamsLabel.hidden = seats.value !== "4";
+  const chosen = () => variants.find((v) => v.name === variant.value) || variants[0];
+  const syncTeams = () => {
+    // Teams are partners sitting opposite: only a table of four has them.
+    const teams = controls.teams;
+    if (teams) teams.node.hidden = seats.value !== "4";
   };
-  variant.addEventListener("change", sync);
-  seats.addEventListener("change", sync);
+  const syncVariant = () => {
+    const info = chosen();
+    const [low, high] = info.players;
+    const before = seats.value;
+    replace(seats, Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) =>
+      h("option", { value: String(n), selected: String(n) === before }, t("lobby.players", { n }))));
+    controls = {};
+    for (const [name, spec] of Object.entries(info.options || {})) controls[name] = optionControl(info.name, name, spec);
+    replace(optionsBox, Object.values(controls).map((c) => c.node));
+    rulesLink.href = `#/rules/${encodeURIComponent(info.name)}`;
+    syncTeams();
+  };
+  variant.addEventListener("change", syncVariant);
+  seats.addEventListener("change", syncTeams);
+  syncVariant();
 
   const form = h("form", { class: "card create-form", "data-testid": "create-table" },
     h("h2", {}, t("create.title")),
     h("div", { class: "form-row" }, h("label", {}, t("create.game"), variant), h("label", {}, t("create.seats"), seats)),
-    goatOptions, classicOptions,
+    optionsBox,
     h("div", { class: "form-row" },
       h("label", {}, t("create.seconds"), turn),
       h("label", {}, t("create.pause"), pause)),
     h("fieldset", { class: "rated" }, h("legend", {}, t("create.ratings")),
       h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
       h("label", { class: "inline" }, casual, ` ${t("table.casual")}`)),
-    h("p", { class: "hint" }, h("a", { href: "#/rules/goat" }, t("create.rules_link"))),
+    h("p", { class: "hint" }, rulesLink),
     error, submit);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     error.textContent = "";
     const options = {};
-    if (variant.value === "goat") {
-      options.fish_rule = fishOne.checked ? "one" : "all";
-      if (seats.value === "4" && teams.checked) options.teams = true;
-    } else if (variant.value === "classic") options.target = Number(target.value);
+    for (const [name, control] of Object.entries(controls)) {
+      if (!control.node.hidden) options[name] = control.value();
+    }
     submit.disabled = true;
     try {
       const table = await post("/api/tables", {
@@ -140,12 +172,17 @@ export function renderLobby(root) {
   };
 
   const aside = auth.signedIn
-    ? createForm()
+    ? h("div", { class: "card create-form" }, h("h2", {}, t("create.title")), h("p", { class: "muted" }, t("lobby.loading_games")))
     : h("div", { class: "card" }, h("h2", {}, t("lobby.play")),
       h("p", {}, h("a", { href: "#/signin", class: "button primary" }, t("lobby.sign_in_or_up")), ` ${t("lobby.to_create")}`));
   root.append(h("section", { class: "lobby" },
     h("div", { class: "lobby-tables" }, h("h1", {}, t("lobby.title")), empty, list),
     h("aside", { class: "lobby-side" }, aside)));
+
+  loadVariants().then((variants) => {
+    redraw(); // option words now leave the defaults out
+    if (auth.signedIn) aside.replaceWith(createForm(variants));
+  }).catch((err) => toast(t("lobby.games_failed", { reason: err.message })));
 
   const offs = [];
   let poll = null;

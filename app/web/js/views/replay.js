@@ -3,7 +3,7 @@
 
 import { get } from "../api.js";
 import { h, replace, signed } from "../dom.js";
-import { renderChain } from "../chain.js";
+import { renderLayout } from "../board.js";
 import { num, t } from "../i18n.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
@@ -142,7 +142,7 @@ export async function renderReplay(root, gameId) {
     counter.textContent = t("replay.counter", { round: step.round + 1, step: index + 1, total: steps.length });
     if (resultCard) resultCard.hidden = index < steps.length - 1;
     replace(notes, step.notes.map((n) => h("li", {}, n)));
-    renderChain(board, step.chain);
+    renderLayout(board, step.chain);
     drawHands(step);
     drawStandings();
   }

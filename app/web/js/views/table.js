@@ -6,7 +6,7 @@ import { alertPlayer, clearTitleAlert, setTitle, sound } from "../alerts.js";
 import { askNotifications, canAskNotifications } from "../alerts.js";
 import { auth, get, post } from "../api.js";
 import { h, replace } from "../dom.js";
-import { renderChain } from "../chain.js";
+import { renderLayout } from "../board.js";
 import { clockTime, duration, list, num, signedNum, t } from "../i18n.js";
 import { keepsRemembered, scoreSheet, seatStanding, sides, standingCell, teamLetter } from "../scores.js";
 import { socket } from "../socket.js";
@@ -68,6 +68,7 @@ export function renderTable(root, tableId) {
     warned: null, // the deadline already warned about
     alerted: null, // the turn already alerted about ("round:seq")
     refocus: false, // put the focus back in the hand after a move
+    pops: [], // points scored during play, shown on the board for a moment: {tile, text, until}
   };
 
   // ---- the skeleton (built once; parts are refreshed on every state) ----
@@ -394,7 +395,10 @@ export function renderTable(root, tableId) {
     if (v.carry > 0) replace(carry, fishIcon(), h("span", {}, signedNum(v.carry)));
     else carry.replaceChildren();
     carry.title = v.carry > 0 ? t("table.carry", { n: v.carry }) : "";
-    roundInfo.textContent = t("table.round", { n: (v.round ?? 0) + 1 });
+    // Variants that score during play show the count of the open ends.
+    roundInfo.textContent = typeof v.count === "number"
+      ? t("table.round_count", { n: (v.round ?? 0) + 1, count: v.count })
+      : t("table.round", { n: (v.round ?? 0) + 1 });
     replace(bazaarInfo, tileBack({ cls: "mini" }), ` ${t("table.bazaar", { n: v.bazaar ?? 0 })}`);
     watchers.textContent = v.spectators > 0 ? t("table.spectators", { n: v.spectators }) : "";
   }
@@ -427,7 +431,37 @@ export function renderTable(root, tableId) {
   function renderBoard() {
     const v = view();
     const choices = endChoices();
-    renderChain(board, v.chain, { choices, onChoose: (end) => play(state.selected, end), ends: v.ends, last: state.lastTile });
+    renderLayout(board, v.chain, { choices, onChoose: (end) => play(state.selected, end), ends: v.ends, last: state.lastTile });
+    renderPops();
+  }
+
+  // "+15" where it happened: over the tile whose placement scored.
+  function renderPops() {
+    const now = Date.now();
+    state.pops = state.pops.filter((p) => p.until > now);
+    for (const p of state.pops) {
+      const tile = board.querySelector(`.chain-tile[data-tile="${CSS.escape(p.tile)}"]`);
+      if (!tile) continue;
+      const box = board.getBoundingClientRect();
+      const at = tile.getBoundingClientRect();
+      // Kept inside the board, whose edges clip.
+      const x = Math.min(Math.max(at.left - box.left + at.width / 2, 28), box.width - 28);
+      const y = Math.max(at.top - box.top, 30);
+      board.append(h("span", {
+        class: "score-pop", "data-testid": "score-pop", role: "status", style: `left: ${x}px; top: ${y}px`,
+      }, p.text));
+    }
+  }
+
+  function notePops(events) {
+    let tile = null;
+    for (const ev of events) {
+      if (ev.type === "play") tile = ev.tile;
+      if (ev.type === "score" && tile) {
+        state.pops.push({ tile, text: signedNum(ev.points), until: Date.now() + 2500 });
+        setTimeout(() => view() && renderBoard(), 2600);
+      }
+    }
   }
 
   function renderHand() {
@@ -683,6 +717,7 @@ export function renderTable(root, tableId) {
     if (fresh && Array.isArray(msg.events) && msg.events.length && v) {
       kept.addChange(seq, msg.events);
       noteEvents(msg.events, v, before);
+      if (before) notePops(msg.events);
       renderLog();
     } else if (v) {
       if (!before) {

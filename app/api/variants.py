@@ -1,0 +1,35 @@
+"""The playable variants, as the engine declares them (PROTOCOL §2a): clients build their
+create forms, option wording and leaderboard tabs from this list."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from app.services import variants as catalogue
+
+router = APIRouter(prefix="/api/variants", tags=["variants"])
+
+
+class VariantOption(BaseModel):
+    default: Any
+    allowed: list[Any]
+    label: str
+    words: list[str]
+
+
+class Variant(BaseModel):
+    name: str
+    title: str
+    players: tuple[int, int]
+    options: dict[str, VariantOption]
+    layout: Literal["line", "spinner", "trains"]
+    wins: Literal["higher", "lower"]
+    teams: bool
+
+
+@router.get("")
+async def variants() -> list[Variant]:
+    return [Variant.model_validate(v) for v in catalogue.playable()]

@@ -1,0 +1,549 @@
+"""One server process under N busy tables of bot sockets, beside the ceiling of a bare server.
+
+Run: .venv/bin/python benchmarks/server.py [--tables 250] [--think 1.0] [--duration 30]
+
+Starts `domino serve` on a private PostgreSQL database and a private Redis key prefix,
+then runs bots that behave like players: each signs up over HTTP, opens its websocket
+and says hello (the idle sockets' memory is measured here), the first of every four creates
+a table, all four subscribe, the other three join over HTTP, and each plays a random move
+from `legal` as soon as it is its turn, after `--think` seconds (0: saturation). A game
+that ends is followed by a new table of the same four. Over the measured window it
+prints the moves per second (and what the bots offered), the p50/p95/p99 of "move sent ->
+the last seat of the table has the resulting view", the server's CPU milliseconds per
+move, its memory per idle socket, the bytes per move per seat, the failed moves and the
+gaps (a socket that saw a seq skipped: a lost announcement).
+
+In the same run it measures the ceiling: a bare FastAPI websocket server (no game, no
+store) that answers every move by sending a frame of the same size to the four sockets of
+the room, driven by the same bot code, and prints the ratio of the two.
+
+`--long-game` instead plays `--tables` games to their end without restarting them and
+compares the server's CPU per move over the first and the last tenth of all moves.
+`--source DIR` runs the server from another checkout (e.g. the code before a change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import websockets
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.servers import (  # noqa: E402
+    Server,
+    clear_redis_prefix,
+    database_url,
+    free_port,
+    pg_admin,
+    run_server,
+)
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# -- the server process as the kernel sees it ----------------------------------------
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its children so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+# -- the bots ------------------------------------------------------------------------
+
+@dataclass
+class Stats:
+    """What the bots saw; only moves sent inside the measured window count."""
+
+    measuring: bool = False
+    moves: int = 0
+    failed: int = 0
+    failures: dict[str, int] = field(default_factory=dict)
+    gaps: int = 0
+    bytes: int = 0
+    latencies: list[float] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
+    frame_sizes: list[int] = field(default_factory=list)
+    started: int = 0  # tables whose (first) game has begun
+
+
+@dataclass
+class Table:
+    """One table the bots play at: the move in flight and which seats have seen it."""
+
+    table_id: str
+    sent_at: float = 0.0
+    waiting_for: int = 0  # the seq the move in flight will produce; 0: none
+    seen: set[int] = field(default_factory=set)
+    counted: bool = False
+    started: bool = False
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Bot:
+    """One seat's socket: plays its turns, times the move's arrival at every seat."""
+
+    def __init__(self, seat: int, token: str, stats: Stats, think: float, rng: random.Random
+                 ) -> None:
+        self.seat = seat
+        self.token = token
+        self.stats = stats
+        self.think = think
+        self.rng = rng
+        self.table: Table | None = None
+        self.last_seq: dict[str, int] = {}
+        self.moved_at_seq = -1
+        self.ws: Any = None
+
+    async def connect(self, ws_url: str) -> None:
+        self.ws = await websockets.connect(ws_url, max_size=2**22, ping_interval=None,
+                                           compression=None)
+        await self.send({"type": "hello", "token": self.token})
+        welcome = orjson.loads(await self.ws.recv())
+        if welcome.get("type") != "welcome":
+            raise RuntimeError(f"hello refused: {welcome}")
+
+    async def sit(self, table: Table) -> None:
+        if self.table is not None:
+            await self.send({"type": "table.unsubscribe", "table_id": self.table.table_id})
+        self.table = table
+        self.moved_at_seq = -1
+        await self.send({"type": "table.subscribe", "table_id": table.table_id})
+
+    async def run(self) -> None:
+        async for text in self.ws:
+            await self.on_frame(text)
+
+    async def on_frame(self, text: str | bytes) -> None:
+        stats = self.stats
+        msg = orjson.loads(text)
+        kind = msg.get("type")
+        table = self.table
+        if stats.measuring:
+            stats.bytes += len(text)
+        if kind == "error":
+            if msg.get("id", "").startswith("m"):
+                if table is not None and table.counted:
+                    stats.failed += 1
+                    stats.failures[msg["code"]] = stats.failures.get(msg["code"], 0) + 1
+                if table is not None:
+                    table.waiting_for = 0
+            return
+        if kind != "table.state" or table is None or msg["table_id"] != table.table_id:
+            return
+        seq = msg["seq"]
+        last = self.last_seq.get(table.table_id)
+        if last is not None and seq > last + 1:
+            stats.gaps += 1
+        self.last_seq[table.table_id] = max(seq, last or 0)
+        if table.waiting_for and seq >= table.waiting_for and self.seat not in table.seen:
+            table.seen.add(self.seat)
+            if len(table.seen) == 4:
+                if table.counted:
+                    stats.latencies.append(time.perf_counter() - table.sent_at)
+                    stats.frame_sizes.append(len(text))
+                table.waiting_for = 0
+        view = msg["view"]
+        if not table.started and view["status"] == "playing":
+            table.started = True
+            stats.started += 1
+        if view["status"] == "finished":
+            table.done.set()
+            return
+        if view["turn"] == self.seat and view["legal"] and seq > self.moved_at_seq:
+            self.moved_at_seq = seq
+            asyncio.get_running_loop().create_task(self.move(table, seq, view))
+
+    async def move(self, table: Table, seq: int, view: dict[str, Any]) -> None:
+        if self.think:
+            await asyncio.sleep(self.think * self.rng.uniform(0.9, 1.1))
+        choice = self.rng.choice(view["legal"])
+        table.sent_at = time.perf_counter()
+        table.waiting_for = seq + 1
+        table.seen = set()
+        table.counted = self.stats.measuring
+        if table.counted:
+            self.stats.moves += 1
+            self.stats.rounds.append(view.get("round", 0))
+        move = {"type": "play", "table_id": table.table_id, "tile": choice["tile"],
+                "seq": seq, "id": f"m{seq}"}
+        if choice["end"] is not None:
+            move["end"] = choice["end"]
+        await self.send(move)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.ws.send(orjson.dumps(message).decode())
+
+
+class Lobby:
+    """How bots get seated: real HTTP against the server, a room number on the bare one."""
+
+    async def table_for(self, owner: int, seats: list[int]) -> str:
+        raise NotImplementedError
+
+    async def join(self, table_id: str, seat: int, who: int) -> None:
+        raise NotImplementedError
+
+
+class HttpLobby(Lobby):
+    def __init__(self, http: httpx.AsyncClient, tokens: list[str]) -> None:
+        self.http = http
+        self.tokens = tokens
+        # People do not all sit down in the same millisecond.
+        self.limit = asyncio.Semaphore(16)
+
+    def headers(self, who: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[who]}"}
+
+    async def table_for(self, owner: int, seats: list[int]) -> str:
+        async with self.limit:
+            r = await self.http.post("/api/tables", headers=self.headers(owner), json={
+                "variant": "goat", "seats": 4, "options": {}, "turn_seconds": 300,
+                "rated": True})
+        r.raise_for_status()
+        return str(r.json()["id"])
+
+    async def join(self, table_id: str, seat: int, who: int) -> None:
+        async with self.limit:
+            r = await self.http.post(f"/api/tables/{table_id}/join",
+                                     headers=self.headers(who), json={"seat": seat})
+        r.raise_for_status()
+
+
+class RoomLobby(Lobby):
+    def __init__(self) -> None:
+        self.rooms = 0
+
+    async def table_for(self, owner: int, seats: list[int]) -> str:
+        self.rooms += 1
+        return f"room{self.rooms}"
+
+    async def join(self, table_id: str, seat: int, who: int) -> None:
+        return None
+
+
+async def play_table(lobby: Lobby, bots: list[Bot], accounts: list[int], restart: bool) -> None:
+    """Seat four bots at a new table and play; with `restart`, a new table after each end."""
+    while True:
+        table = Table(await lobby.table_for(accounts[0], accounts))
+        for bot in bots:
+            await bot.sit(table)
+        for seat in range(1, 4):
+            await lobby.join(table.table_id, seat, accounts[seat])
+        await table.done.wait()
+        if not restart:
+            return
+
+
+async def sign_up(http: httpx.AsyncClient, count: int) -> list[str]:
+    limit = asyncio.Semaphore(8)
+
+    async def one() -> str:
+        async with limit:
+            r = await http.post("/api/auth/register", json={
+                "username": f"b{secrets.token_hex(6)}", "password": "password123"})
+            r.raise_for_status()
+            return str(r.json()["token"])
+
+    tokens = await asyncio.gather(*(one() for _ in range(count)))
+    http.cookies.clear()
+    return list(tokens)
+
+
+@dataclass
+class Result:
+    label: str
+    stats: Stats
+    elapsed: float
+    cpu: float | None
+    offered: float | None
+    memory_per_socket: float | None = None
+    cpu_first: float | None = None
+    cpu_last: float | None = None
+
+    def print(self) -> None:
+        s = self.stats
+        lat = sorted(s.latencies) or [float("nan")]
+
+        def pct(p: float) -> float:
+            return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000
+
+        moves_per_s = s.moves / self.elapsed
+        line = f"{self.label}: {moves_per_s:.0f} moves/s"
+        if self.offered:
+            line += f" of {self.offered:.0f} offered ({100 * moves_per_s / self.offered:.0f} %)"
+        print(line)
+        print(f"  move -> last seat's view: p50 {pct(0.50):.1f} ms, p95 {pct(0.95):.1f} ms, "
+              f"p99 {pct(0.99):.1f} ms ({len(s.latencies)} moves)")
+        if self.cpu is not None and s.moves:
+            print(f"  server CPU per move: {1000 * self.cpu / s.moves:.2f} ms")
+        if self.cpu_first is not None and self.cpu_last is not None:
+            print(f"  server CPU per move, first tenth of the moves: {self.cpu_first:.2f} ms; "
+                  f"last tenth: {self.cpu_last:.2f} ms "
+                  f"({100 * (self.cpu_last / self.cpu_first - 1):+.0f} %)")
+        if s.moves:
+            print(f"  bytes per move per seat: {s.bytes / s.moves / 4:.0f}")
+        if self.memory_per_socket is not None:
+            print(f"  server memory per idle socket: {self.memory_per_socket / 1024:.1f} KiB")
+        print(f"  failed moves: {s.failed} {s.failures or ''}; seq gaps seen: {s.gaps}")
+
+
+async def drive(
+    label: str, url: str, ws_url: str, pid: int, *, tables: int, think: float,
+    warmup: float, duration: float, accounts: int, long_game: bool, real: bool,
+) -> Result:
+    stats = Stats()
+    seats = tables * 4
+    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+        if real:
+            tokens = await sign_up(http, min(seats, max(4, accounts - accounts % 4)))
+            lobby: Lobby = HttpLobby(http, tokens)
+        else:
+            tokens = [f"bare{i}" for i in range(seats)]
+            lobby = RoomLobby()
+        rng = random.Random(1)
+        bots = [Bot(i % 4, tokens[i % len(tokens)], stats, think, random.Random(rng.random()))
+                for i in range(seats)]
+        rss_before = rss_bytes(pid)
+        limit = asyncio.Semaphore(50)
+
+        async def connect(bot: Bot) -> None:
+            async with limit:
+                await bot.connect(ws_url)
+
+        await asyncio.gather(*(connect(b) for b in bots))
+        await asyncio.sleep(2)
+        memory = (rss_bytes(pid) - rss_before) / seats
+        readers = [asyncio.create_task(b.run()) for b in bots]
+        players = [
+            asyncio.create_task(play_table(
+                lobby, bots[4 * t:4 * t + 4],
+                [(4 * t + i) % len(tokens) for i in range(4)], not long_game))
+            for t in range(tables)
+        ]
+        setup = time.perf_counter()
+        while stats.started < tables and time.perf_counter() - setup < 600:
+            await asyncio.sleep(0.2)
+        print(f"{label}: {stats.started} tables playing after {time.perf_counter() - setup:.0f}"
+              " s of setup", file=sys.stderr, flush=True)
+        await asyncio.sleep(warmup)
+        print(f"{label}: measuring", file=sys.stderr, flush=True)
+        stats.measuring = True
+        cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+        cpu_marks: list[tuple[int, float]] = [(0, cpu0)]
+        if long_game:
+            while not all(p.done() for p in players):
+                await asyncio.sleep(0.5)
+                cpu_marks.append((stats.moves, cpu_seconds(pid)))
+        else:
+            await asyncio.sleep(duration)
+        stats.measuring = False
+        cpu1, t1 = cpu_seconds(pid), time.perf_counter()
+        broken = [t.exception() for t in players + readers if t.done() and not t.cancelled()
+                  and t.exception() is not None]
+        if broken:
+            print(f"{len(broken)} bot tasks failed, e.g. {broken[0]!r}", file=sys.stderr)
+        for task in players + readers:
+            task.cancel()
+        for bot in bots:
+            await bot.ws.close()
+    offered = None if think == 0 or long_game else tables / think
+    result = Result(label, stats, t1 - t0, cpu1 - cpu0, offered, memory)
+    if long_game and stats.moves >= 20:
+        result.cpu_first, result.cpu_last = _cpu_per_move_at_ends(cpu_marks, stats.moves)
+    return result
+
+
+def _cpu_per_move_at_ends(marks: list[tuple[int, float]], total: int) -> tuple[float, float]:
+    """CPU ms per move over the first and the last tenth of the moves (by sampled marks)."""
+    tenth = total / 10
+    first = next(m for m in marks if m[0] >= tenth)
+    last_start = next(m for m in reversed(marks) if m[0] <= total - tenth)
+    return (1000 * (first[1] - marks[0][1]) / first[0],
+            1000 * (marks[-1][1] - last_start[1]) / (marks[-1][0] - last_start[0]))
+
+
+# -- the ceiling: a bare FastAPI websocket server ---------------------------------------
+
+def bare_app(frame_bytes: int) -> Any:
+    """Rooms of four sockets; each move is answered by a frame of `frame_bytes` to all four."""
+    app = FastAPI()
+    rooms: dict[str, dict[str, Any]] = {}
+
+    def frame(room_id: str, room: dict[str, Any], seat: int, msg_id: str | None) -> bytes:
+        message: dict[str, Any] = {
+            "type": "table.state", "table_id": room_id, "seq": room["seq"],
+            "view": {"status": "playing", "you": seat, "turn": room["turn"], "round": 0,
+                     "legal": [{"tile": "0-0", "end": None}] if seat == room["turn"] else []},
+            "events": [], "pad": "",
+        }
+        if msg_id is not None:
+            message["id"] = msg_id
+        pad = frame_bytes - len(orjson.dumps(message))
+        message["pad"] = "x" * max(0, pad)
+        return orjson.dumps(message)
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        seat = 0
+        room_id = ""
+        try:
+            while True:
+                msg = orjson.loads(await websocket.receive_text())
+                kind = msg.get("type")
+                if kind == "hello":
+                    seat = int(msg["token"][4:]) % 4
+                    await websocket.send_text('{"type":"welcome","player":{"id":0,"name":"b"}}')
+                elif kind == "table.subscribe":
+                    room_id = msg["table_id"]
+                    room = rooms.setdefault(room_id, {"seq": 1, "turn": 0, "sockets": {}})
+                    room["sockets"][seat] = websocket
+                    await websocket.send_text(frame(room_id, room, seat, None).decode())
+                elif kind == "play":
+                    room = rooms[room_id]
+                    room["seq"] += 1
+                    room["turn"] = (room["turn"] + 1) % 4
+                    for s, sock in list(room["sockets"].items()):
+                        await sock.send_text(
+                            frame(room_id, room, s, msg["id"] if s == seat else None).decode())
+        except WebSocketDisconnect:
+            return
+
+    return app
+
+
+@contextmanager
+def run_bare(frame_bytes: int, log_dir: Path) -> Iterator[Server]:
+    port = free_port()
+    log = log_dir / "bare.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, __file__, "--bare-server", str(port), "--frame-bytes",
+             str(frame_bytes)], stdout=out, stderr=subprocess.STDOUT)
+    server = Server(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", process, log)
+    try:
+        for _ in range(300):
+            try:
+                httpx.get(f"{server.url}/docs", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield server
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+# -- setting up ---------------------------------------------------------------------------
+
+@contextmanager
+def private_database() -> Iterator[str]:
+    name = f"domino_bench_{secrets.token_hex(4)}"
+    asyncio.run(pg_admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield database_url(name)
+    finally:
+        asyncio.run(pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--duration", type=float, default=30.0)
+    parser.add_argument("--accounts", type=int, default=0,
+                        help="sign up this many players and seat them at several tables "
+                             "each (default: one per seat)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--source", default="", help="run the server from this checkout")
+    parser.add_argument("--long-game", action="store_true")
+    parser.add_argument("--no-ceiling", action="store_true")
+    parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--frame-bytes", type=int, default=2000, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.bare_server:
+        import uvicorn
+
+        uvicorn.run(bare_app(args.frame_bytes), host="127.0.0.1", port=args.bare_server,
+                    log_level="warning")
+        return 0
+    accounts = args.accounts or 4 * args.tables
+    prefix = f"bench_{secrets.token_hex(4)}"
+    print(f"machine: {os.getloadavg()[0]:.2f} load (1 min), {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        db_url = stack.enter_context(private_database())
+        env = {
+            "DOMINO_DATABASE_URL": db_url,
+            "DOMINO_REDIS_URL": args.redis,
+            "DOMINO_REDIS_PREFIX": prefix,
+            "DOMINO_API_BURST": "1000000",
+            "DOMINO_API_RATE": "1000000",
+            "DOMINO_AUTH_BURST": "1000000",
+            "DOMINO_AUTH_RATE": "1000000",
+        }
+        if args.source:
+            env["PYTHONPATH"] = str(Path(args.source).resolve())
+        server = stack.enter_context(run_server(env, log_dir=Path(tmp)))
+        label = f"server{' (' + args.source + ')' if args.source else ''}, {args.tables} " \
+                f"tables, think {args.think:g} s"
+        try:
+            result = asyncio.run(drive(
+                label, server.url, server.ws_url, server.process.pid, tables=args.tables,
+                think=args.think, warmup=args.warmup, duration=args.duration,
+                accounts=accounts, long_game=args.long_game, real=True))
+        except BaseException:
+            print(server.output()[-5000:], file=sys.stderr)
+            raise
+        result.print()
+        problems = [line for line in server.output().splitlines()
+                    if not line.startswith(("INFO", "Domino server"))]
+        if problems:
+            print(f"server log ({len(problems)} lines besides INFO), last ones:")
+            print("\n".join(problems[-15:]))
+        if args.no_ceiling or args.long_game:
+            return 0
+        frame = int(statistics.median(result.stats.frame_sizes or [2000]))
+        bare = stack.enter_context(run_bare(frame, Path(tmp)))
+        ceiling = asyncio.run(drive(
+            f"ceiling (bare FastAPI, {frame}-byte frames)", bare.url, bare.ws_url,
+            bare.process.pid, tables=args.tables, think=args.think, warmup=args.warmup,
+            duration=args.duration, accounts=accounts, long_game=False, real=False))
+        ceiling.print()
+        ratio = result.stats.moves / result.elapsed / (ceiling.stats.moves / ceiling.elapsed)
+        print(f"server / ceiling: {100 * ratio:.0f} % of the bare server's moves/s")
+    clear_redis_prefix(args.redis, prefix)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""GET /api/variants (PROTOCOL §2a) from a real server: what the engine declares."""
+
+from __future__ import annotations
+
+import secrets
+
+import httpx
+import pytest
+
+from app.engine import describe_variants
+from tests.api.conftest import register
+
+
+def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
+    response = client.get("/api/variants")
+    assert response.status_code == 200
+    listed = response.json()
+    assert listed == describe_variants()
+    goat = next(v for v in listed if v["name"] == "goat")
+    assert set(goat) >= {"name", "players", "options", "layout", "wins", "teams"}
+    assert goat["players"] == [2, 4] and goat["layout"] == "line"
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "options"),
+    [
+        ("fives", 2, {"multiple": 4}),
+        ("fives", 3, {"teams": True}),
+        ("fives", 2, {"spinner": "yes"}),
+        ("telephone", 2, {"target": 100}),
+        ("telephone", 5, {}),
+        ("mexican_train", 4, {}),
+    ],
+)
+def test_tables_take_only_what_the_variant_declares(
+    client: httpx.Client, variant: str, seats: int, options: dict
+) -> None:
+    """PROTOCOL §1: an unknown variant, option or value is a 422 that names it."""
+    token = register(client, f"v_{secrets.token_hex(4)}")["token"]
+    response = client.post(
+        "/api/tables",
+        json={"variant": variant, "seats": seats, "options": options, "turn_seconds": 30,
+              "rated": False},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 422, response.text
+    assert isinstance(response.json()["detail"], str)
+
+
+def test_a_table_gets_the_variants_defaults(client: httpx.Client) -> None:
+    token = register(client, f"v_{secrets.token_hex(4)}")["token"]
+    response = client.post(
+        "/api/tables",
+        json={"variant": "fives", "seats": 4, "options": {"teams": True}, "turn_seconds": 30,
+              "rated": False},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 201, response.text
+    fives = next(v for v in describe_variants() if v["name"] == "fives")
+    defaults = {name: option["default"] for name, option in fives["options"].items()}
+    assert response.json()["options"] == {**defaults, "teams": True}

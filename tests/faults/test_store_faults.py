@@ -1,0 +1,203 @@
+"""Faults of the stores under real server processes: a private Redis (with AOF) that the
+test restarts and takes away, and a database that disappears under a running server.
+
+Players must not pay for any of it: no acknowledged move lost, no change missed after
+Redis comes back, no timeout while moves were refused, and "try again" (`unavailable`)
+instead of "your message is wrong" while a store is unreachable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+
+from tests.e2e.client import Message, Player, autoplay, register
+from tests.e2e.game import Seated, seat_players
+from tests.servers import PG_ADMIN_DSN, Server, database_url, free_port, run_server
+
+
+class PrivateRedis:
+    """A redis-server of our own with an append-only file, to kill and start again."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
+             "--save", ""],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while subprocess.run(["redis-cli", "-p", str(self.port), "ping"],
+                             capture_output=True, text=True).stdout.strip() != "PONG":
+            assert time.monotonic() < deadline, "private redis did not start"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait()
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    redis = PrivateRedis(tmp_path)
+    redis.start()
+    yield redis
+    redis.kill()
+
+
+def _env(pg_url: str, redis_url: str) -> dict[str, str]:
+    return {
+        "DOMINO_DATABASE_URL": pg_url,
+        "DOMINO_REDIS_URL": redis_url,
+        "DOMINO_REDIS_PREFIX": f"faults_{secrets.token_hex(3)}",
+        "DOMINO_SWEEP_SECONDS": "0.1",
+        "DOMINO_HEARTBEAT_SECONDS": "1",
+    }
+
+
+async def current(server: Server, table_id: str) -> Message:
+    probe = await Player(server.ws_url).connect()
+    state = await probe.request({"type": "table.subscribe", "table_id": table_id})
+    await probe.close()
+    return state
+
+
+async def move_for(seated: Seated, seat: int, state: Message) -> Message:
+    """The seat's move on `state`, sent until the store takes it (`unavailable`: again)."""
+    legal = state["view"]["legal"] if state["view"]["you"] == seat else None
+    if not legal:
+        mine = await seated.players[seat].request(
+            {"type": "table.subscribe", "table_id": seated.table_id})
+        legal = mine["view"]["legal"]
+    move = {"type": "play", "table_id": seated.table_id, "tile": legal[0]["tile"],
+            "end": legal[0]["end"], "seq": state["seq"]}
+    for _ in range(100):
+        reply = await seated.players[seat].request(move, timeout=30)
+        if reply.get("code") != "unavailable":
+            return reply
+        await asyncio.sleep(reply.get("retry_ms", 500) / 1000)
+    raise AssertionError("the move was never taken")
+
+
+async def test_a_redis_restart_mid_game_costs_no_move_and_no_update(
+    pg_url: str, private_redis: PrivateRedis, tmp_path: Path
+) -> None:
+    env = _env(pg_url, private_redis.url)
+    with run_server(env, log_dir=tmp_path) as first, run_server(env, log_dir=tmp_path) as second:
+        seated = await seat_players([first, second])
+        before = await current(first, seated.table_id)
+        private_redis.kill()
+        private_redis.start()
+        # Right after the restart one player moves, before the processes have necessarily
+        # subscribed again: everyone must still be shown the move.
+        seat = before["view"]["turn"]
+        reply = await move_for(seated, seat, before)
+        assert reply["type"] == "table.state", reply
+        assert reply["seq"] == before["seq"] + 1
+        for player in [*seated.players, seated.spectator]:
+            await player.expect(
+                lambda m: m["type"] == "table.state" and m["seq"] >= before["seq"] + 1,
+                timeout=10)
+        # And the game goes on to its end, everyone in step, nobody timed out.
+        rng = random.Random(3)
+        finals = await asyncio.gather(*(
+            autoplay(p, seated.table_id, random.Random(rng.random()), timeout=120)
+            for p in seated.players))
+        for final in finals:
+            assert final["errors"] == []
+            assert final["view"]["status"] == "finished"
+            assert final["view"]["result"]["reason"] != "timeout"
+
+
+async def test_clocks_wait_while_redis_is_away_and_moves_are_refused_as_unavailable(
+    pg_url: str, private_redis: PrivateRedis, tmp_path: Path
+) -> None:
+    env = _env(pg_url, private_redis.url)
+    with run_server(env, log_dir=tmp_path) as server:
+        seated = await seat_players([server], turn_seconds=5)
+        state = await current(server, seated.table_id)
+        seat = state["view"]["turn"]
+        mine = await seated.players[seat].request(
+            {"type": "table.subscribe", "table_id": seated.table_id})
+        private_redis.kill()
+        away_until = time.monotonic() + 7  # longer than the whole turn
+        legal = mine["view"]["legal"][0]
+        refused = await seated.players[seat].request(
+            {"type": "play", "table_id": seated.table_id, "tile": legal["tile"],
+             "end": legal["end"], "seq": mine["seq"]}, timeout=30)
+        assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+        assert refused["retry_ms"] > 0
+        await asyncio.sleep(max(0.0, away_until - time.monotonic()))
+        private_redis.start()
+        back = time.time() * 1000
+        # His turn is his again, in full: he is told so, and his move goes through.
+        resumed = await seated.players[seat].expect(
+            lambda m: m["type"] == "table.state" and m["seq"] > mine["seq"], timeout=30)
+        assert resumed["view"]["status"] == "playing"
+        assert resumed["view"]["turn"] == seat
+        assert [e["type"] for e in resumed["events"]] == ["clock"]
+        assert resumed["view"]["deadline"] >= back + 4000
+        reply = await move_for(seated, seat, resumed)
+        assert reply["type"] == "table.state", reply
+        assert not [e for e in reply["events"] if e["type"] == "timeout"]
+
+
+async def test_sign_in_without_the_database_says_try_again(
+    redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    name = f"domino_gone_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(PG_ADMIN_DSN)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    env = {"DOMINO_DATABASE_URL": database_url(name), "DOMINO_REDIS_URL": redis_url,
+           "DOMINO_REDIS_PREFIX": f"{redis_prefix}_gone"}
+    try:
+        with run_server(env, log_dir=tmp_path) as server:
+            async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+                account = await register(http)
+            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+            player = await Player(server.ws_url).connect()
+            reply = await player.request({"type": "hello", "token": account.token})
+            assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+            # The socket stays open, so the client can say hello again.
+            assert (await player.request({"type": "ping"}))["type"] == "pong"
+            await player.close()
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+async def test_a_running_game_that_vanishes_from_the_store_is_announced(
+    pg_url: str, private_redis: PrivateRedis, tmp_path: Path
+) -> None:
+    env = _env(pg_url, private_redis.url)
+    with run_server(env, log_dir=tmp_path) as server:
+        seated = await seat_players([server])
+        await seated.first_playing_state()
+        # What a Redis without persistence does on restart: everything is gone.
+        subprocess.run(["redis-cli", "-p", str(private_redis.port), "flushall"], check=True)
+        gone = time.monotonic()
+        for player in [*seated.players, seated.spectator]:
+            await player.expect(
+                lambda m: m["type"] == "table.removed" and m["table_id"] == seated.table_id,
+                timeout=10)
+        # Noticed at the next heartbeat (1 s here) and announced at once.
+        assert time.monotonic() - gone < 5

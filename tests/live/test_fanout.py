@@ -1,0 +1,211 @@
+"""Fan-out under load: every version reaches every subscriber once, bursts wait for the
+Redis pool instead of failing, and closing many sockets at once leaves nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from fastapi import FastAPI
+
+from tests.e2e.client import Account, Player, create_table, register
+from tests.e2e.game import play_game
+from tests.servers import Server, free_port, run_server
+
+
+def _env(pg_url: str, redis_url: str, prefix: str, **extra: str) -> dict[str, str]:
+    return {
+        "DOMINO_DATABASE_URL": pg_url,
+        "DOMINO_REDIS_URL": redis_url,
+        "DOMINO_REDIS_PREFIX": prefix,
+        "DOMINO_API_BURST": "100000",
+        "DOMINO_AUTH_BURST": "100000",
+        **extra,
+    }
+
+
+@contextlib.contextmanager
+def servers(count: int, env: dict[str, str], log_dir: Path) -> Iterator[list[Server]]:
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(run_server(env, log_dir=log_dir)) for _ in range(count)]
+
+
+def seqs(player: Player, table_id: str) -> list[int]:
+    return [s["seq"] for s in player.states(table_id)]
+
+
+async def test_subscribers_get_every_version_once_while_other_processes_change_tables(
+    pg_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    """Hundreds of subscriptions on one process while the other changes the tables: each
+    subscriber sees the versions from the one it subscribed at to the last, each once."""
+    env = _env(pg_url, redis_url, f"{redis_prefix}_fan_{secrets.token_hex(3)}")
+    with servers(2, env, tmp_path) as (changer, watcher):
+        async with httpx.AsyncClient(base_url=changer.url, timeout=30) as http:
+            owners = [await register(http) for _ in range(8)]
+            guests = [[await register(http) for _ in range(2)] for _ in owners]
+            tables = [(await create_table(http, o))["id"] for o in owners]
+            stop = asyncio.Event()
+
+            async def churn(table_id: str, guest: Account, seat: int) -> None:
+                # Each join and each leave is a new version of the table.
+                while not stop.is_set():
+                    for action, body in (("join", {"seat": seat}), ("leave", None)):
+                        r = await http.post(f"/api/tables/{table_id}/{action}",
+                                            headers=guest.headers, json=body)
+                        assert r.status_code == 200, r.text
+
+            churners = [
+                asyncio.create_task(churn(t, g, seat))
+                for t, pair in zip(tables, guests, strict=True)
+                for seat, g in enumerate(pair, start=1)
+            ]
+            rng = random.Random(5)
+            watchers: list[tuple[Player, str]] = []
+
+            async def watch() -> None:
+                await asyncio.sleep(rng.uniform(0, 3))
+                player = await Player(watcher.ws_url).connect()
+                table_id = rng.choice(tables)
+                await player.request({"type": "table.subscribe", "table_id": table_id})
+                watchers.append((player, table_id))
+
+            await asyncio.gather(*(watch() for _ in range(300)))
+            await asyncio.sleep(0.5)
+            stop.set()
+            await asyncio.gather(*churners)
+            # The last version of every table, as a fresh reader on the changer sees it.
+            probe = await Player(changer.ws_url).connect()
+            final = {t: (await probe.request({"type": "table.subscribe", "table_id": t}))["seq"]
+                     for t in tables}
+            await probe.close()
+            for player, table_id in watchers:
+                await player.expect(
+                    lambda m, t=table_id: m["type"] == "table.state" and m["table_id"] == t
+                    and m["seq"] == final[t], timeout=10)
+            changes = 0
+            for player, table_id in watchers:
+                got = seqs(player, table_id)
+                assert got == list(range(got[0], final[table_id] + 1)), got
+                changes += len(got) - 1
+                await player.close()
+            # The subscriptions really raced with the changes.
+            assert changes > 300
+
+
+async def test_a_burst_beyond_the_redis_pool_waits_and_succeeds(
+    pg_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    env = _env(pg_url, redis_url, f"{redis_prefix}_pool_{secrets.token_hex(3)}",
+               DOMINO_REDIS_POOL_SIZE="4")
+    with servers(1, env, tmp_path) as (server,):
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            owner = await register(http)
+            table_ids = [(await create_table(http, owner))["id"] for _ in range(20)]
+        spectators = await asyncio.gather(*(Player(server.ws_url).connect() for _ in range(300)))
+        # 300 subscriptions at once, 15 to each of 20 tables, through 4 Redis connections.
+        replies = await asyncio.gather(*(
+            p.request({"type": "table.subscribe", "table_id": table_ids[i % 20]}, timeout=60)
+            for i, p in enumerate(spectators)
+        ))
+        assert [r["type"] for r in replies] == ["table.state"] * 300
+        await asyncio.gather(*(p.close() for p in spectators))
+        # All of them gone at once; the server still serves (and said nothing went wrong).
+        late = await Player(server.ws_url).connect()
+        reply = await late.request({"type": "table.subscribe", "table_id": table_ids[0]})
+        assert reply["type"] == "table.state"
+        await late.close()
+        log = server.output()
+        assert "Too many connections" not in log
+        assert "Traceback" not in log
+
+
+async def test_the_lobby_hears_of_a_table_only_when_its_entry_changes(
+    pg_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    env = _env(pg_url, redis_url, f"{redis_prefix}_lobby_{secrets.token_hex(3)}")
+    with servers(1, env, tmp_path) as (server,):
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            watcher = await Player(server.ws_url, await register(http)).connect()
+        await watcher.request({"type": "lobby.subscribe"})
+        played = await play_game([server], seed=4)
+        await watcher.expect(lambda m: m["type"] == "lobby.update"
+                             and m["table"]["id"] == played.table_id
+                             and m["table"]["status"] == "finished", timeout=10)
+        updates = [m["table"] for m in watcher.frames
+                   if m["type"] == "lobby.update" and m["table"]["id"] == played.table_id]
+        # Created, three joins (the last one starts the game), finished: never a move.
+        assert [(t["status"], sum(s["player"] is not None for s in t["seats"]))
+                for t in updates] == [("waiting", 1), ("waiting", 2), ("waiting", 3),
+                                      ("playing", 4), ("finished", 4)]
+        await watcher.close()
+
+
+@contextlib.asynccontextmanager
+async def in_process_server(pg_url: str, redis_url: str, prefix: str
+                            ) -> AsyncIterator[tuple[str, FastAPI]]:
+    """The app served by uvicorn in this test's event loop, so its tasks can be counted."""
+    from app.config import settings
+    from app.main import create_app
+
+    saved = settings.model_dump()
+    settings.database_url, settings.redis_url, settings.redis_prefix = pg_url, redis_url, prefix
+    settings.auth_burst = settings.api_burst = 100_000
+    settings.redis_pool_size = 8
+    port = free_port()
+    app = create_app()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    serving = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            assert not serving.done(), "the server did not start"
+            await asyncio.sleep(0.05)
+        yield f"127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        await serving
+        for name, value in saved.items():
+            setattr(settings, name, value)
+
+
+async def test_closing_a_thousand_sockets_at_once_leaks_no_task(
+    pg_url: str, redis_url: str, redis_prefix: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR)
+    prefix = f"{redis_prefix}_close_{secrets.token_hex(3)}"
+    async with in_process_server(pg_url, redis_url, prefix) as (address, app):
+        async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
+            owner = await register(http)
+            players = [await register(http) for _ in range(4)]
+            table_ids = [(await create_table(http, owner))["id"] for _ in range(50)]
+        before = len(asyncio.all_tasks())
+        limit = asyncio.Semaphore(100)
+
+        async def open_one(i: int) -> Player:
+            async with limit:
+                player = await Player(f"ws://{address}/ws", players[i % 4]).connect()
+                await player.request({"type": "table.subscribe", "table_id": table_ids[i % 50]})
+                return player
+
+        sockets = await asyncio.gather(*(open_one(i) for i in range(1000)))
+        feed = app.state.live.feed
+        assert sum(len(w.subs) for w in feed.watches.values()) == 1000
+        assert len(asyncio.all_tasks()) > before + 2000  # each socket: server side, client side
+        # Through 8 Redis connections, all at once.
+        await asyncio.gather(*(p.close() for p in sockets))
+        for _ in range(200):
+            if len(asyncio.all_tasks()) <= before:
+                break
+            await asyncio.sleep(0.05)
+        assert len(asyncio.all_tasks()) <= before
+        assert feed.watches == {}
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
