@@ -47,6 +47,8 @@ PRESENCE_REFRESH_SECONDS = 10.0
 # PROTOCOL §2a: at least every 15 s on a socket with table subscriptions.
 HEARTBEAT_SECONDS = 10.0
 PRESENCE_KEEP_SECONDS = 60
+# Spectators coming and going are counted in the store at most this often per table.
+WATCHERS_DEBOUNCE_SECONDS = 0.25
 
 
 class Subscriber(Protocol):
@@ -141,9 +143,15 @@ class Watch:
     connected: set[int] = field(default_factory=set)
     # The seats this process has marked present in the store.
     local_seats: set[int] = field(default_factory=set)
-    # Spectators' sockets here, and watching the table on every process.
+    # Spectators' sockets here (as stored, and as they are now), and on every process.
     local_watchers: int = 0
+    watchers_now: int = 0
+    watchers_pending: bool = False
     spectators: int = 0
+
+    def spectators_now(self) -> int:
+        """The total with this process's latest count, before the store has it."""
+        return max(0, self.spectators + self.watchers_now - self.local_watchers)
     # Presence work is serialised per table, in the order it was asked for.
     presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -260,7 +268,7 @@ class Feed:
         await self._update_presence(watch)
         # The snapshot may have been read before this socket counted as present: it does now.
         snapshot.connected = snapshot.connected | watch.local_seats
-        snapshot.spectators = watch.spectators
+        snapshot.spectators = watch.spectators_now()
         return snapshot
 
     async def unsubscribe_table(self, sub: Subscriber, table_id: str) -> None:
@@ -319,8 +327,7 @@ class Feed:
                 else [snapshot.seat_for(sub.player_id) for sub in watch.subs]
             seats = {seat for seat in seat_of_sub if seat is not None}
             watchers = sum(seat is None for seat in seat_of_sub)
-            if watchers != watch.local_watchers:
-                await self._update_watchers(watch, watchers)
+            self._note_watchers(watch, watchers)
             before = watch.local_seats
             if seats == before:
                 return
@@ -331,6 +338,20 @@ class Feed:
             )
             watch.local_seats = seats
             watch.connected = (watch.connected - (before - seats)) | seats
+
+    def _note_watchers(self, watch: Watch, watchers: int) -> None:
+        """Count this process's spectators of the table in the store soon: a crowd coming
+        or going at once is written once, not once per socket."""
+        watch.watchers_now = watchers
+        if watchers != watch.local_watchers and not watch.watchers_pending:
+            watch.watchers_pending = True
+            self._spawn(self._flush_watchers(watch), f"spectators of table {watch.table_id}")
+
+    async def _flush_watchers(self, watch: Watch) -> None:
+        await asyncio.sleep(WATCHERS_DEBOUNCE_SECONDS)
+        watch.watchers_pending = False
+        if watch.watchers_now != watch.local_watchers:
+            await self._update_watchers(watch, watch.watchers_now)
 
     async def _update_watchers(self, watch: Watch, watchers: int) -> None:
         """Store how many spectators' sockets are here; announce the new total."""
