@@ -1,8 +1,11 @@
 # Two entry points: `make run` (the server on its embedded defaults) and `make test`.
+# Each has its own environment: `make run` installs only what the server needs.
 VENV := .venv
 STAMP := $(VENV)/.installed
+RUN_VENV := .venv-run
+RUN_STAMP := $(RUN_VENV)/.installed
 
-.PHONY: run test services browser lint
+.PHONY: run test services browser nginx lint
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -10,8 +13,14 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(VENV)/bin/domino serve
+# Editable, so the server finds the top-level migrations/ beside the package.
+$(RUN_STAMP): pyproject.toml
+	python3 -m venv $(RUN_VENV)
+	$(RUN_VENV)/bin/pip install -q -e .
+	touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
+	$(RUN_VENV)/bin/domino serve
 
 # The tests use the machine's PostgreSQL and Redis; start them when they are down.
 services:
@@ -23,10 +32,14 @@ services:
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
+# The compose-equivalent test puts Debian's nginx in front of two servers.
+nginx:
+	@test -x /usr/sbin/nginx || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 nginx >/dev/null)
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check app tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-test: $(STAMP) services browser
+test: $(STAMP) services browser nginx
 	$(VENV)/bin/python -m pytest

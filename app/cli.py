@@ -3,26 +3,162 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shutil
+import socket
 import sys
+import tempfile
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.config import Settings
+
+# A start that cannot reach its database or Redis within this long gives up.
+PREPARE_SECONDS = 30
+
+
+def _fail(line: str, code: int = 1) -> int:
+    """A start that cannot go on: one clear line, a non-zero exit, nothing left running."""
+    print(f"domino serve: {line}", file=sys.stderr, flush=True)
+    return code
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the listening socket first: a taken port fails before anything has started."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+async def _prepare(settings: Settings) -> None:
+    """Everything a server needs before it serves: the schema, and the live store if shared."""
+    import redis.asyncio as aioredis
+
+    from app.db.session import migrate
+    from app.live.store import LiveStore
+    from app.services.runtime import unpersisted_refusal
+
+    try:
+        await migrate(settings.database_url)
+    except Exception as error:
+        raise StartError(f"the database {_safe_url(settings.database_url)}", error) from error
+    if settings.redis_url:
+        store = LiveStore(aioredis.Redis.from_url(settings.redis_url), settings.redis_prefix)
+        try:
+            await store.redis.ping()
+            refusal = await unpersisted_refusal(settings, store)
+        except Exception as error:
+            raise StartError(f"Redis at {_safe_url(settings.redis_url)}", error) from error
+        finally:
+            await store.close()
+        if refusal is not None:
+            raise StartError(f"Redis at {_safe_url(settings.redis_url)}", ValueError(refusal))
+
+
+class StartError(Exception):
+    def __init__(self, what: str, error: BaseException) -> None:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        super().__init__(f"cannot use {what}: {reason}")
+
+
+def _safe_url(url: str) -> str:
+    """`url` without its password, fit for a log line."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("@")[-1]
+
+
+def _settings() -> Settings:
+    from app.config import settings
+
+    return settings
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging.config
+
     import uvicorn
+    from pydantic import ValidationError
 
-    from app.config import settings
+    from app import logs
 
+    try:
+        settings = _settings()
+    except ValidationError as error:
+        return _fail("bad configuration: " + "; ".join(
+            "".join(f"DOMINO_{str(part).upper()}: " for part in e["loc"])
+            + e["msg"].removeprefix("Value error, ")
+            for e in error.errors()
+        ))
     host = args.host or settings.host
     port = args.port or settings.port
     if args.workers > 1 and settings.embedded_store:
-        print(
-            "domino serve: --workers above 1 needs a shared live store; "
+        return _fail(
+            "--workers above 1 needs a shared live store; "
             "set DOMINO_REDIS_URL=redis://... (the embedded store lives in one process)",
-            file=sys.stderr,
+            2,
         )
-        return 2
-    print(f"Domino server on http://{host}:{port}/", flush=True)
-    uvicorn.run("app.main:app", host=host, port=port, workers=args.workers, log_level="info")
+    try:
+        sock = _listen(host, port)
+    except OSError as error:
+        return _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    try:
+        asyncio.run(asyncio.wait_for(_prepare(settings), PREPARE_SECONDS))
+    except StartError as error:
+        sock.close()
+        return _fail(str(error))
+    except TimeoutError:
+        sock.close()
+        return _fail(f"the database or Redis did not answer within {PREPARE_SECONDS} s")
+    log_config = logs.logging_config(settings.log_format, settings.log_level)
+    logging.config.dictConfig(log_config)
+    config = uvicorn.Config(
+        "app.main:app",
+        workers=args.workers,
+        log_config=log_config,
+        # Open connections get most of the stop; the watchdog of app.main ends it.
+        timeout_graceful_shutdown=max(1, int(settings.shutdown_seconds * 0.6)),
+    )
+    logging.getLogger("app.cli").info("Domino server on http://%s:%d/", host, port)
+    if args.workers == 1:
+        server = uvicorn.Server(config)
+        # uvicorn raises the stop signal again once it has stopped; Ctrl+C is not an error.
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run(sockets=[sock])
+        return 0 if server.started else 3
+    with _shared_metrics():
+        from uvicorn.supervisors import Multiprocess
+
+        Multiprocess(config, sockets=[sock]).run()
     return 0
+
+
+@contextlib.contextmanager
+def _shared_metrics() -> Iterator[None]:
+    """Workers add up their metrics through files in one folder (prometheus-client)."""
+    from app.metrics import MULTIPROC_ENV
+
+    if os.environ.get(MULTIPROC_ENV):
+        yield
+        return
+    folder = tempfile.mkdtemp(prefix="domino-metrics-")
+    os.environ[MULTIPROC_ENV] = folder
+    try:
+        yield
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -58,7 +194,12 @@ def _migrate(args: argparse.Namespace) -> int:
     from app.config import settings
     from app.db.session import migrate
 
-    asyncio.run(migrate(settings.database_url))
+    try:
+        asyncio.run(migrate(settings.database_url))
+    except Exception as error:
+        failure = StartError(f"the database {_safe_url(settings.database_url)}", error)
+        print(f"domino migrate: {failure}", file=sys.stderr, flush=True)
+        return 1
     print("domino migrate: the database schema is up to date", flush=True)
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -38,6 +39,15 @@ class Settings(BaseSettings):
     auth_burst: float = 60.0
     # How often each process looks for expired turn deadlines and unwritten results.
     sweep_seconds: float = 0.25
+    # Computer players: the pause before a bot places a tile (so a table of bots looks
+    # like people) and the strong bot's thinking time per move.
+    bot_pace_seconds: float = 1.5
+    bot_think_seconds: float = 0.5
+    # A stopping server (SIGTERM) exits within this long, finished or not.
+    shutdown_seconds: float = 10.0
+    # "text" for people, "json" (one object a line) for log collectors.
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

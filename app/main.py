@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+import os
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from uvicorn import Server
 
-from app.api import auth, games, health, leaderboard, players, tables, variants, ws
+from app import metrics
+from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
 from app.api.errors import install_error_handlers
 from app.api.i18n import install_translations
 from app.api.ratelimit import install_rate_limits
@@ -19,20 +27,64 @@ from app.services.runtime import LiveTables
 
 WEB = Path(__file__).resolve().parent / "web"
 
+log = logging.getLogger(__name__)
+
+SignalHandler = Callable[[int, FrameType | None], None]
+
+
+def _exit_now(why: str) -> None:
+    # os.write and os._exit: safe from a signal handler or a timer thread, whatever the
+    # event loop is doing (a stop must not depend on the code that failed to stop).
+    os.write(2, f"domino: {why}; exiting now\n".encode())
+    os._exit(1)
+
+
+def _arm_stop_signals(seconds: float) -> None:
+    """Wrap the server's own SIGTERM/SIGINT handlers: the first signal starts its graceful
+    stop, which may not outlast `seconds`; a second signal ends the process at once."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    stopping = threading.Event()
+
+    def chained(previous: Callable[[int, FrameType | None], Any]) -> SignalHandler:
+        def handler(signum: int, frame: FrameType | None) -> None:
+            if stopping.is_set():
+                _exit_now("a second stop signal")
+            stopping.set()
+            watchdog = threading.Timer(
+                seconds, _exit_now, (f"the stop took longer than {seconds:g} s",)
+            )
+            watchdog.daemon = True
+            watchdog.start()
+            previous(signum, frame)
+
+        return handler
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(sig)
+        # Only uvicorn's: a test runner's or another host's handlers are left alone.
+        if callable(previous) and isinstance(getattr(previous, "__self__", None), Server):
+            signal.signal(sig, chained(previous))
+
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    _arm_stop_signals(settings.shutdown_seconds)
     await migrate(settings.database_url)
     app.state.db = Database(settings.database_url)
     health.add_ready_check(app.state, "database", app.state.db.ping)
     app.state.live = LiveTables(settings, app.state.db)
     await app.state.live.start()
     health.add_ready_check(app.state, "live store", app.state.live.ping)
+    log.info("ready (process %s)", app.state.live.process_id)
     try:
         yield
     finally:
+        log.info("stopping: sockets were told to reconnect; releasing presence and clocks")
         await app.state.live.stop()
         await app.state.db.dispose()
+        metrics.process_stopped()
+        log.info("stopped")
 
 
 def create_app() -> FastAPI:
@@ -45,8 +97,10 @@ def create_app() -> FastAPI:
     install_error_handlers(app)
     install_translations(app)
     install_rate_limits(app)
-    for module in (health, auth, players, leaderboard, games, tables, variants, ws):
+    for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
+    # Outermost, so every log line of a request (the rate limiter's too) carries its id.
+    app.add_middleware(observe.RequestIds)
     # The browser client, last: every API route above takes precedence over its files.
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app

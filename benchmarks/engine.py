@@ -2,11 +2,19 @@
 
 Run: .venv/bin/python benchmarks/engine.py [--reps 5] [--seconds 1.5] [--profile]
 
-Measures, each as the median of --reps timed repetitions in one run:
-- complete 4-player Goat rounds per second (4 x 7 deal, no bazaar), random legal moves,
-  counted inside complete games so that each round pays for one deal;
+Measures, each as the median of --reps timed repetitions in one run, all in CPU time of
+this process (other processes on a busy machine do not count); the three round rates are
+measured interleaved (fast, package, full engine; again; ...) so that a change in the
+machine's load hits them alike, and each repetition's ratio is printed:
+- complete random 4-player Goat rounds per second on the simulation core
+  (app/engine/playout.py, what search uses): a random deal (4 x 7, no bazaar) with the
+  redeal rule, the lead (1-1 first), random legal moves to the round's end, every hand's
+  points;
 - the same for the `dominoes` package's own 4-player game (dominoes.Game.new(), 4 x 7 deal),
-  random valid moves until its round ends; and the ratio (target: ours >= 5x theirs);
+  random valid moves until its round ends (its result carries the points); the ratio of the
+  two is the target (ours >= 5x theirs);
+- complete 4-player Goat rounds per second on the full engine (`Game.play`: events, records,
+  names), counted inside complete games so that each round pays for one seeded deal;
 - complete 4-player Goat games (to 101) per second;
 - legal-move generations per second (list(game.legal_moves()) on mid-round positions).
 --profile prints a cProfile of our round playout (where the time goes).
@@ -30,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import dominoes
 
 from app.engine import new_game
+from app.engine.playout import Dealer, random_round, scratch_game
 
 
 def seed_for(i: int) -> bytes:
@@ -55,6 +64,15 @@ def our_game(i: int, rng: random.Random) -> int:
     return 1
 
 
+DEALER = Dealer(scratch_game("goat", 4, {"fish_rule": "all"}))
+
+
+def fast_round(i: int, rng: random.Random) -> int:
+    """One complete random 4-player Goat round on the simulation core, points included."""
+    random_round(DEALER, rng).points()
+    return 1
+
+
 def their_round(i: int, rng: random.Random) -> int:
     """One complete round of the `dominoes` package's 4-player game (4 x 7, no bazaar)."""
     game = dominoes.Game.new()
@@ -68,14 +86,40 @@ def rate(work: Callable[[int, random.Random], int], seconds: float, start: int) 
     """Units of `work` (what each call returns) per second over about `seconds`."""
     rng = random.Random(start)
     done = calls = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     deadline = t0 + seconds
     while True:
         done += work(start + calls, rng)
         calls += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return done / (now - t0)
+
+
+def interleaved_rates(
+    works: list[Callable[[int, random.Random], int]], seconds: float, start: int, slices: int = 20
+) -> list[float]:
+    """Each of `works`' rate per second of this process's CPU time over about `seconds` of
+    it, measured in alternating short slices so that a change in the machine's load during
+    the repetition hits them all alike. CPU time, not wall time: on a shared machine the
+    time other processes take is not counted against whichever work happened to run."""
+    rngs = [random.Random(start) for _ in works]
+    done = [0] * len(works)
+    spent = [0.0] * len(works)
+    calls = [0] * len(works)
+    clock = time.process_time
+    for _ in range(slices):
+        for k, work in enumerate(works):
+            t0 = clock()
+            deadline = t0 + seconds / slices
+            while True:
+                done[k] += work(start + calls[k], rngs[k])
+                calls[k] += 1
+                now = clock()
+                if now >= deadline:
+                    break
+            spent[k] += now - t0
+    return [d / s for d, s in zip(done, spent, strict=True)]
 
 
 def median_rate(work: Callable[[int, random.Random], int], reps: int, seconds: float) -> float:
@@ -102,13 +146,13 @@ def legal_rate(reps: int, seconds: float) -> float:
     results = []
     for _ in range(reps):
         done = 0
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         deadline = t0 + seconds
-        while time.perf_counter() < deadline:
+        while time.process_time() < deadline:
             for game in games:
                 list(game.legal_moves())
             done += len(games)
-        results.append(done / (time.perf_counter() - t0))
+        results.append(done / (time.process_time() - t0))
     return statistics.median(results)
 
 
@@ -133,13 +177,27 @@ def main() -> int:
         f"python {sys.version.split()[0]}, dominoes {getattr(dominoes, '__version__', '?')}, "
         f"{args.reps} reps x {args.seconds}s, medians"
     )
-    ours = median_rate(our_rounds, args.reps, args.seconds)
-    print(f"app.engine  goat 4p rounds/s : {ours:10.1f}")
-    theirs = median_rate(their_round, args.reps, args.seconds)
+    fast_rates, their_rates, full_rates, ratios = [], [], [], []
+    for r in range(args.reps):
+        fast_r, their_r, full_r = interleaved_rates(
+            [fast_round, their_round, our_rounds], args.seconds, 10_000 * r
+        )
+        fast_rates.append(fast_r)
+        their_rates.append(their_r)
+        full_rates.append(full_r)
+        ratios.append(fast_rates[-1] / their_rates[-1])
+        print(
+            f"  pair {r + 1}: core {fast_rates[-1]:9.0f}/s  dominoes {their_rates[-1]:8.0f}/s  "
+            f"ratio {ratios[-1]:5.2f}x  (full engine {full_rates[-1]:8.0f}/s)"
+        )
+    fast, theirs = statistics.median(fast_rates), statistics.median(their_rates)
+    print(f"playout core goat 4p rounds/s: {fast:10.1f}")
     print(f"dominoes    4p rounds/s      : {theirs:10.1f}")
-    ratio = ours / theirs
+    ratio = statistics.median(ratios)
     verdict = "OK" if ratio >= 5 else "BELOW TARGET"
-    print(f"ratio ours/theirs            : {ratio:10.2f}x  (target >= 5x: {verdict})")
+    print(f"ratio core/dominoes (median) : {ratio:10.2f}x  (target >= 5x: {verdict})")
+    ours = statistics.median(full_rates)
+    print(f"app.engine  goat 4p rounds/s : {ours:10.1f}  (full engine, {ours / theirs:.2f}x)")
     games = median_rate(our_game, args.reps, args.seconds)
     print(f"app.engine  goat 4p games/s  : {games:10.1f}")
     legal = legal_rate(args.reps, args.seconds / 2)

@@ -135,7 +135,8 @@ class Bot:
             await self.send({"type": "table.unsubscribe", "table_id": self.table.table_id})
         self.table = table
         self.moved_at_seq = -1
-        await self.send({"type": "table.subscribe", "table_id": table.table_id})
+        await self.send({"type": "table.subscribe", "table_id": table.table_id,
+                         "id": f"s{table.table_id}"})
 
     async def run(self) -> None:
         async for text in self.ws:
@@ -149,6 +150,12 @@ class Bot:
         if stats.measuring:
             stats.bytes += len(text)
         if kind == "error":
+            if msg.get("code") == "unavailable" and msg.get("id", "").startswith("s"):
+                # As the browser does: the server asks us to try again shortly.
+                await asyncio.sleep(msg.get("retry_ms", 500) / 1000)
+                await self.send({"type": "table.subscribe", "table_id": msg["id"][1:],
+                                 "id": msg["id"]})
+                return
             if msg.get("id", "").startswith("m"):
                 if table is not None and table.counted:
                     stats.failed += 1

@@ -9,6 +9,8 @@ from fastapi.responses import JSONResponse
 from redis.exceptions import RedisError
 from sqlalchemy import exc
 
+from app import metrics
+
 log = logging.getLogger(__name__)
 
 # PROTOCOL §2a `unavailable`: how long a client should wait before trying again.
@@ -19,6 +21,7 @@ _BUGS = (exc.IntegrityError, exc.ProgrammingError, exc.DataError)
 
 
 def _unavailable(request: Request, error: Exception, what: str = "database") -> JSONResponse:
+    metrics.count_error(error)
     log.warning("%s unavailable during %s %s: %r", what, request.method, request.url.path, error)
     return JSONResponse(
         {"detail": f"{what} unavailable, try again shortly", "retry_ms": RETRY_MS},

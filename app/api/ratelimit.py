@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
+from app import metrics
 from app.config import settings
 
 
@@ -65,6 +66,7 @@ def install_rate_limits(app: FastAPI) -> None:
             address = request.client.host if request.client else "unknown"
             buckets = auth if path.startswith("/api/auth/") else api
             if not buckets.take(address):
+                metrics.rate_limited.labels("http").inc()
                 return JSONResponse(
                     {"detail": "too many requests; slow down"},
                     status_code=429,

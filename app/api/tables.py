@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from pydantic import BaseModel, Field
 
 from app.api.deps import CurrentPlayer
 from app.api.schemas import Detail
-from app.services import lobby
+from app.services import bot_turns, lobby
 from app.services.runtime import LiveTables
 from app.services.tables import ServiceError, public_table
 
@@ -33,9 +33,16 @@ class TableCreate(BaseModel):
     turn_seconds: int = Field(30, ge=5, le=300)
     round_pause_seconds: int = Field(lobby.DEFAULT_ROUND_PAUSE, ge=0, le=30)
     rated: bool = True
+    # casual tables only: a bot plays on for a player who times out
+    bot_takeover: bool = False
 
 
 class JoinRequest(BaseModel):
+    seat: int | None = None
+
+
+class BotRequest(BaseModel):
+    strength: Literal["random", "heuristic", "strong"] = "heuristic"
     seat: int | None = None
 
 
@@ -63,6 +70,8 @@ async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) 
             options=body.options,
             turn_seconds=body.turn_seconds,
             rated=body.rated,
+            bot_takeover=body.bot_takeover,
+            bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
         )
 
@@ -105,3 +114,15 @@ async def rematch(table_id: str, player: CurrentPlayer, live: LiveDep) -> dict[s
     with _refusals():
         offer = await lobby.rematch(live.store, player, table_id)
     return {"offers": offer["offers"], "new_table_id": offer["new_table_id"]}
+
+
+@router.post("/{table_id}/bots", responses=_failures(401, 404, 409))
+async def add_bot(
+    table_id: str, body: BotRequest, player: CurrentPlayer, live: LiveDep
+) -> dict[str, Any]:
+    """Seat a computer player of the given strength at a waiting table you sit at."""
+    with _refusals():
+        seat, change = await bot_turns.add_bot(
+            live.store, player.id, table_id, body.strength, body.seat
+        )
+    return {"seat": seat, "table": public_table(change.state)}

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 from typing import Any
 
 import orjson
@@ -18,6 +19,7 @@ from pydantic import ValidationError
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
+from app import logs, metrics
 from app.api.deps import SESSION_COOKIE
 from app.api.errors import RETRY_MS
 from app.api.i18n import pick_language, translate
@@ -152,6 +154,7 @@ class Connection:
     async def handle_frame(self, text: str | None) -> bool:
         """One client frame; returns False when the socket must close."""
         if not self.bucket.take():
+            metrics.rate_limited.labels("ws").inc()
             self.error("rate_limited", "too many messages; slow down", _frame_id(text))
             return True
         if text is None:
@@ -181,7 +184,9 @@ class Connection:
             self.error(error.code, error.message, msg_id, **extra)
         except (RedisError, SQLAlchemyError, OSError) as error:
             # Our stores did not answer: nothing changed, and the client may try again.
-            log.warning("socket %s: a store is unavailable: %r", self.conn_id, error)
+            metrics.count_error(error)
+            log.warning("socket %s: a store is unavailable: %s: %s", self.conn_id,
+                        type(error).__name__, error)
             if isinstance(error, RedisError) and self.live.store.outage_since is None:
                 self.live.store.outage_since = now_ms()
             self.error("unavailable", "the server cannot reach its data right now; try again",
@@ -194,6 +199,7 @@ class Connection:
 
     async def dispatch(self, message: Any, msg_id: Any) -> bool:
         live = self.live
+        logs.table_id.set(getattr(message, "table_id", None))
         if isinstance(message, Ping):
             self.reply({"type": "pong"}, msg_id)
         elif isinstance(message, Hello):
@@ -230,14 +236,19 @@ class Connection:
             live.feed.lobby.discard(self)
         elif isinstance(message, Play):
             player_id = self.player.id
+            known = live.feed.latest(message.table_id)
+            started = time.perf_counter()
             await self.change(
                 message.table_id,
                 msg_id,
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
-                    message.seq, live.feed.latest(message.table_id),
+                    message.seq, None if known is None else known.versioned,
+                    None if known is None else known.game,
                 ),
             )
+            metrics.moves.inc()
+            metrics.move_seconds.observe(time.perf_counter() - started)
         elif isinstance(message, Resign):
             await self.change(
                 message.table_id, msg_id, lobby.leave(live.store, self.player, message.table_id)
@@ -328,6 +339,7 @@ async def gateway(websocket: WebSocket) -> None:
         if conn.player is not None:
             conn.offer(_welcome(conn.player))
     writer = asyncio.create_task(conn.write_loop())
+    metrics.open_sockets.inc()
     try:
         while not conn.closed:
             frame = await websocket.receive()
@@ -340,6 +352,7 @@ async def gateway(websocket: WebSocket) -> None:
         pass
     finally:
         conn.closed = True
+        metrics.open_sockets.dec()
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer

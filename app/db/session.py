@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app import metrics
+
 # The documented place of the migration scripts is the repository's top-level `migrations/`;
 # the package finds it next to itself (a checkout or an editable install).
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
@@ -76,7 +78,8 @@ class Database:
         try:
             async with asyncio.timeout(PING_SECONDS), self.engine.connect() as conn:
                 await conn.execute(text("SELECT 1"))
-        except Exception:
+        except Exception as error:
+            metrics.count_error(error)
             return False
         return True
 

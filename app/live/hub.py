@@ -18,8 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+from redis.exceptions import ConnectionError as RedisConnectionError
 
+from app import metrics
 from app.live.store import LiveStore, change_head
+from app.live.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +32,7 @@ Handler = Callable[[dict[str, Any]], None]
 Seen = Callable[[], int]
 RESUBSCRIBED: dict[str, Any] = {"kind": "resubscribed"}
 SUBSCRIBE_TIMEOUT_SECONDS = 10.0
+SUBSCRIBE_ATTEMPTS = 4
 
 
 class Hub:
@@ -47,15 +51,24 @@ class Hub:
         await self.add(self.store.keys.lobby_channel, lobby_handler)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
 
     async def add(self, channel: str, handler: Handler, seen: Seen | None = None) -> None:
-        """Hand `channel`'s messages to `handler`; returns when Redis has subscribed us."""
+        """Hand `channel`'s messages to `handler`; returns when Redis has subscribed us.
+
+        A subscription that meets a dropped connection is tried again on the new one."""
+        for attempt in range(SUBSCRIBE_ATTEMPTS):
+            try:
+                await self._add(channel, handler, seen)
+                return
+            except RedisConnectionError:
+                if attempt == SUBSCRIBE_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(0.1 * 2**attempt)
+
+    async def _add(self, channel: str, handler: Handler, seen: Seen | None) -> None:
         async with self._lock:
             self._handlers[channel] = handler
             if seen is not None:
@@ -97,6 +110,7 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                metrics.count_error(error)
                 log.warning("pub/sub read failed (%r); reconnecting", error)
                 await asyncio.sleep(0.5)
                 continue

@@ -10,17 +10,19 @@ writes finished games still unwritten and refreshes this process's presence.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from redis.exceptions import RedisError
 
+from app import metrics
 from app.live.store import LiveStore
+from app.live.tasks import stop_task
 from app.services import play
 from app.services.feed import PRESENCE_REFRESH_SECONDS, Feed
 from app.services.finish import Finisher
-from app.services.tables import now_ms
+from app.services.tables import Change, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +34,17 @@ RESULTS_SWEEP_SECONDS = 1.0
 
 
 class Clock:
-    def __init__(self, store: LiveStore, feed: Feed, finisher: Finisher, every: float) -> None:
+    def __init__(
+        self,
+        store: LiveStore,
+        feed: Feed,
+        finisher: Finisher,
+        every: float,
+        due: Callable[[str], Awaitable[Change | None]] | None = None,
+    ) -> None:
         self.store = store
+        # What to do with a table whose time has come (bot_turns also plays bots' turns).
+        self.due = due or (lambda table_id: play.expire(store, table_id))
         self.feed = feed
         self.finisher = finisher
         self.every = every
@@ -43,18 +54,16 @@ class Clock:
         self._task = asyncio.create_task(self._run(), name="live-clock")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
 
     async def expire_due(self) -> int:
         """Apply every expired turn deadline this process wins; returns how many."""
         applied = 0
         for table_id in await self.store.claim_deadlines(now_ms(), CLAIM_LEASE_MS):
-            change = await play.expire(self.store, table_id)
+            change = await self.due(table_id)
             if change is not None:
                 applied += 1
+                metrics.timeouts.inc()
                 if change.finished:
                     self.finisher.kick(table_id)
         return applied
@@ -94,9 +103,11 @@ class Clock:
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as error:
+                metrics.count_error(error)
                 if self.store.outage_since is None:
                     self.store.outage_since = started
                     log.warning("live store unreachable (%r); clocks wait for it", error)
-            except Exception:
+            except Exception as error:
+                metrics.count_error(error)
                 log.exception("clock sweep failed; trying again")
             await asyncio.sleep(self.every)

@@ -83,6 +83,10 @@ class Snapshot:
         return seat_of(self.state, player_id)
 
     @property
+    def versioned(self) -> Versioned:
+        return Versioned(self.version, self.state)
+
+    @property
     def game(self) -> Game | None:
         if self.parsed is _UNPARSED:
             self.parsed = game_of(self.state)
@@ -310,12 +314,10 @@ class Feed:
             self._after_change(watch, snapshot)
         return snapshot
 
-    def latest(self, table_id: str) -> Versioned | None:
+    def latest(self, table_id: str) -> Snapshot | None:
         """The newest version of the table this process has seen, if it serves the table."""
         watch = self.watches.get(table_id)
-        if watch is None or watch.latest is None:
-            return None
-        return Versioned(watch.latest.version, watch.latest.state)
+        return None if watch is None else watch.latest
 
     # -- presence ----------------------------------------------------------------------
 

@@ -13,10 +13,12 @@ import logging
 import time
 from datetime import UTC, datetime
 
+from app import logs, metrics
 from app.db.session import Database
 from app.engine import game_from_dict
 from app.live.store import LiveStore
 from app.services.results import write_result
+from app.services.seats import is_bot
 from app.services.tables import FINISHED_KEEP_SECONDS, full_game_dict
 
 log = logging.getLogger(__name__)
@@ -37,6 +39,7 @@ class Finisher:
 
     def kick(self, table_id: str) -> None:
         """Write this table's game now, in the background (the sweep retries failures)."""
+        metrics.games_finished.inc()
         task = asyncio.create_task(self.write(table_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -51,6 +54,8 @@ class Finisher:
                 return False
             state = current.state
             seats = state["seats"]
+            logs.table_id.set(table_id)
+            logs.game_id.set(state["game_id"])
             game = game_from_dict(await full_game_dict(self.store, table_id, stored))
             await write_result(
                 self.db,
@@ -58,16 +63,19 @@ class Finisher:
                 table_id=table_id,
                 record=game.record([who["name"] for who in seats]),
                 rated=state["rated"],
-                player_ids=[who["id"] for who in seats],
+                # a bot's seat is nobody's: it is never paid and never rated
+                player_ids=[None if is_bot(who) else who["id"] for who in seats],
                 started_at=_when(state["started_at"]),
                 finished_at=_when(state["finished_at"]) or datetime.now(UTC),
             )
             await self.store.mark_written(table_id, FINISHED_KEEP_SECONDS)
+            log.info("game result written")
             self._next_try.pop(table_id, None)
             return True
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception as error:
+            metrics.count_error(error)
             log.exception("writing the result of table %s failed; will retry", table_id)
             self._next_try[table_id] = time.monotonic() + RETRY_SECONDS
             return False

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 import uuid
+from collections.abc import Callable
 from typing import Any, Protocol
 
+from app import logs
 from app.engine import Game, OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore, Versioned
 from app.services import play
+from app.services.seats import DEFAULT_PACE_MS, is_bot
 from app.services.tables import (
     Change,
     ServiceError,
@@ -26,6 +30,8 @@ ATTEMPTS = 20
 # Seconds between a round's end and the next deal when a request does not say (PROTOCOL
 # §2a); a table made here without saying has no pause.
 DEFAULT_ROUND_PAUSE = 5
+
+log = logging.getLogger(__name__)
 
 
 class Player(Protocol):
@@ -49,23 +55,34 @@ async def create_table(
     options: dict[str, Any] | None,
     turn_seconds: int,
     rated: bool,
+    bot_takeover: bool = False,
+    bot_pace_ms: int = DEFAULT_PACE_MS,
     round_pause_seconds: int = 0,
 ) -> dict[str, Any]:
-    """A new waiting table with its creator in seat 0 (or a game at once for one seat)."""
+    """A new waiting table with its creator in seat 0 (or a game at once for one seat).
+
+    `bot_takeover`: a bot plays on for a player who times out, instead of the game ending
+    (RULES 1.10); casual tables only, since it changes how a game can end. `bot_pace_ms`:
+    how long the bots at this table wait before they place a tile. `round_pause_seconds`:
+    how long the next deal waits after a round's end (PROTOCOL §2a).
+    """
     try:
         normalized = validate_options(variant, seats, options)
     except OptionsError as error:
         raise ServiceError("bad_request", str(error), 422) from error
+    if bot_takeover and rated:
+        raise ServiceError("bad_request", "only a casual (unrated) table can use bot_takeover", 422)
     state = _new_table(
-        player, variant, normalized, [_who(player)] + [None] * (seats - 1),
+        _who(player), variant, normalized, [_who(player)] + [None] * (seats - 1),
         turn_seconds=turn_seconds, rated=rated, round_pause_seconds=round_pause_seconds,
+        bot_takeover=bot_takeover, bot_pace_ms=bot_pace_ms,
     )
     await _write_new(store, state)
     return public_table(state)
 
 
 def _new_table(
-    creator: Player | dict[str, Any],
+    creator: dict[str, Any],
     variant: str,
     options: dict[str, Any],
     seats: list[dict[str, Any] | None],
@@ -73,6 +90,8 @@ def _new_table(
     turn_seconds: int,
     rated: bool,
     round_pause_seconds: int,
+    bot_takeover: bool,
+    bot_pace_ms: int,
 ) -> dict[str, Any]:
     now = now_ms()
     return {
@@ -85,7 +104,9 @@ def _new_table(
         "turn_seconds": turn_seconds,
         "round_pause_seconds": round_pause_seconds,
         "rated": rated,
-        "created_by": creator if isinstance(creator, dict) else _who(creator),
+        "bot_takeover": bot_takeover,
+        "bot_pace_ms": bot_pace_ms,
+        "created_by": creator,
         "game_id": None,
         "created_at": now,
         "started_at": None,
@@ -125,16 +146,33 @@ async def join(
     store: LiveStore, player: Player, table_id: str, seat: int | None = None
 ) -> tuple[int, Change]:
     """Seat `player` (in `seat`, or the first free one); the last seat starts the game."""
+
+    def check(state: dict[str, Any]) -> None:
+        if seat_of(state, player.id) is not None:
+            raise ServiceError("bad_request", "you are already seated at this table", 409)
+
+    return await take_seat(store, table_id, lambda _seat: _who(player), seat, check=check)
+
+
+async def take_seat(
+    store: LiveStore,
+    table_id: str,
+    who: Callable[[int], dict[str, Any]],
+    seat: int | None,
+    *,
+    check: Callable[[dict[str, Any]], None],
+) -> tuple[int, Change]:
+    """Seat `who(seat)` (in `seat`, or the first free one) after `check(state)` has had its
+    say. The last seat starts the game."""
     for _ in range(ATTEMPTS):
         current = await store.load(table_id)
         if current is None:
             raise not_found(table_id)
         state = dict(current.state)
-        if seat_of(state, player.id) is not None:
-            raise ServiceError("bad_request", "you are already seated at this table", 409)
+        check(state)
         if state["status"] != "waiting":
             raise ServiceError("bad_request", "the game has already started", 409)
-        free = [s for s, who in enumerate(state["seats"]) if who is None]
+        free = [s for s, taken in enumerate(state["seats"]) if taken is None]
         if not free:
             raise ServiceError("bad_request", "the table is full", 409)
         if seat is None:
@@ -146,17 +184,21 @@ async def join(
         else:
             chosen = seat
         seats = list(state["seats"])
-        seats[chosen] = _who(player)
+        seats[chosen] = who(chosen)
         state["seats"] = seats
         events: list[dict[str, Any]] = [
-            {"type": "join", "round": 0, "seat": chosen, "player": player.name}
+            {"type": "join", "round": 0, "seat": chosen, "player": seats[chosen]["name"]}
         ]
         game = None
-        if all(who is not None for who in seats):
+        if all(taken is not None for taken in seats):
             game, started = _start(state)
             events += started
         change = await commit(store, current, state, events, game)
         if change is not None:
+            if game is not None:
+                logs.table_id.set(table_id)
+                logs.game_id.set(state["game_id"])
+                log.info("game started: %s, %d players", state["variant"], state["players"])
             return chosen, change
     raise ServiceError("bad_request", "the table is busy, try again", 409)
 
@@ -197,7 +239,9 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
             raise ServiceError("bad_request", "a rematch is offered once the game is over", 409)
         offer = dict(state.get("rematch") or {"offers": [], "new_table_id": None})
         offers = sorted({*offer["offers"], seat})
-        started = offer["new_table_id"] is None and len(offers) == state["players"]
+        # Bots always play again; every person at the table must say so.
+        people = {s for s, who in enumerate(state["seats"]) if who is not None and not is_bot(who)}
+        started = offer["new_table_id"] is None and people <= set(offers)
         if offer["new_table_id"] is not None or offers == offer["offers"]:
             return {**offer, "started": False}
         new_table = None
@@ -206,6 +250,8 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
                 state["created_by"], state["variant"], state["options"], list(state["seats"]),
                 turn_seconds=state["turn_seconds"], rated=state["rated"],
                 round_pause_seconds=state.get("round_pause_seconds", 0),
+                bot_takeover=state.get("bot_takeover", False),
+                bot_pace_ms=state.get("bot_pace_ms", DEFAULT_PACE_MS),
             )
         offer = {"offers": offers, "new_table_id": None if new_table is None else new_table["id"]}
         state["rematch"] = offer
@@ -238,7 +284,7 @@ async def leave(store: LiveStore, player: Player, table_id: str) -> Change | Non
             raise ServiceError("game_over", "the game is over", 409)
         seats = list(state["seats"])
         seats[seat] = None
-        if all(who is None for who in seats):
+        if not any(who is not None and not is_bot(who) for who in seats):  # nobody left
             if await store.delete(table_id, current.version):
                 return None
             continue

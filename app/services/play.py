@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine import IllegalMove
+from app.engine import Game, IllegalMove
 from app.live.store import LiveStore, Versioned
+from app.services.seats import hand_over, is_bot
 from app.services.tables import (
     Change,
     ServiceError,
@@ -29,14 +30,16 @@ ATTEMPTS = 20
 
 async def play(
     store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
-    known: Versioned | None = None,
+    known: Versioned | None = None, known_game: Game | None = None,
 ) -> Change:
-    """Apply a move chosen at `seq`. `known`: the table as this process last saw it; when
-    it is at `seq` the move is tried on it without reading the table again (the
-    compare-and-set still decides), and any refusal is checked against a fresh read."""
+    """Apply a move chosen at `seq`. `known`: the table as this process last saw it (and
+    `known_game` its game); when it is at `seq` the move is tried on a copy of it without
+    reading the table again (the compare-and-set still decides), and any refusal is
+    checked against a fresh read."""
     if known is not None and known.version == seq:
         try:
-            return await _play(store, known, player_id, table_id, tile, end, seq)
+            return await _play(store, known, player_id, table_id, tile, end, seq,
+                               None if known_game is None else known_game.copy())
         except ServiceError:
             pass
     current = await store.load(table_id)
@@ -47,7 +50,7 @@ async def play(
 
 async def _play(
     store: LiveStore, current: Versioned, player_id: int, table_id: str, tile: str,
-    end: str | None, seq: int,
+    end: str | None, seq: int, game: Game | None = None,
 ) -> Change:
     state = current.state
     seat = seat_of(state, player_id)
@@ -59,7 +62,8 @@ async def _play(
         raise ServiceError(
             "stale", f"the table is at seq {current.version}, your move was for {seq}", 409
         )
-    game = game_of(state)
+    if game is None:
+        game = game_of(state)
     if game is None or game.turn != seat:
         raise ServiceError("not_your_turn", "it is not your turn", 409)
     pause_left = pause_remaining(state)
@@ -69,12 +73,12 @@ async def _play(
         )
     # Once the pause between rounds is over, the first turn's clock has not started yet.
     deadline = None if state.get("next_round_at") is not None else state["deadline"]
-    if deadline is not None and now_ms() > deadline:
+    if deadline is not None and now_ms() > deadline and not is_bot(state["seats"][seat]):
         if store.outage_since is not None:
             # The store was away: the clocks are about to be restarted, not run out.
             raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
         # The clock is the authority: a move after the deadline is a timeout, even if the
-        # sweeper has not got to it yet.
+        # sweeper has not got to it yet. (Bots are moved by the server; they never time out.)
         await expire(store, table_id)
         raise ServiceError("game_over", "your time ran out", 409)
     try:
@@ -128,10 +132,15 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
             return None
         if current.state.get("next_round_at") is not None:
             # The pause between rounds is over: the first turn's clock starts now.
+            state = current.state
             events = [{"type": "round_resume", "round": game.round, "turn": game.turn}]
+        elif is_bot(current.state["seats"][game.turn]):
+            return None
+        elif current.state.get("bot_takeover"):  # a casual table lets a bot play on for him
+            state, events = hand_over(current.state, game)
         else:
-            events = game.timeout(game.turn)
-        change = await commit(store, current, current.state, events, game)
+            state, events = current.state, game.timeout(game.turn)
+        change = await commit(store, current, state, events, game)
         if change is not None:
             return change
     return None

@@ -30,7 +30,7 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _check(record: dict[str, Any], player_ids: Sequence[int]) -> Result:
+def _check(record: dict[str, Any], player_ids: Sequence[int | None]) -> Result:
     """The record's result, once it has the shape of the engine's `Result` for these seats."""
     result = record.get("result")
     if not isinstance(result, dict):
@@ -86,7 +86,7 @@ async def _write(
     record: dict[str, Any],
     result: Result,
     rated: bool,
-    player_ids: Sequence[int],
+    player_ids: Sequence[int | None],
     started_at: datetime | None,
     finished_at: datetime,
 ) -> None:
@@ -111,30 +111,34 @@ async def _write(
     await session.flush()
 
     winners = set(result.get("winners") or [])
-    won = [seat in winners for seat in range(len(player_ids))]
-    gains = [int(g) for g in result["rating"]] if rated else [0] * len(player_ids)
-    skills_after: list[float | None] = [None] * len(player_ids)
-    if rated:
-        ratings = await _lock_ratings(session, variant, player_ids)
+    # People only: a bot's seat (None) is never paid, never rated and has no row here. A
+    # rated table with bots pays its people what the result says; their skill is updated
+    # from the outcomes among the people at the table.
+    seated = [(seat, pid) for seat, pid in enumerate(player_ids) if pid is not None]
+    won = {seat: seat in winners for seat, _ in seated}
+    gains = {seat: int(result["rating"][seat]) if rated else 0 for seat, _ in seated}
+    skills_after: dict[int, float | None] = {seat: None for seat, _ in seated}
+    if rated and seated:
+        ratings = await _lock_ratings(session, variant, [pid for _, pid in seated])
         before = [
             skill.Skill(r.skill, r.deviation, r.volatility)
-            for r in (ratings[pid] for pid in player_ids)
+            for r in (ratings[pid] for _, pid in seated)
         ]
-        after = skill.update_game(before, won)
+        after = skill.update_game(before, [won[seat] for seat, _ in seated])
         now = utcnow()
-        for seat, pid in enumerate(player_ids):
+        for (seat, pid), new in zip(seated, after, strict=True):
             row = ratings[pid]
             row.points += gains[seat]
             row.games += 1
             row.wins += won[seat]
             row.losses += not won[seat]
             row.skill, row.deviation, row.volatility = (
-                after[seat].rating,
-                after[seat].deviation,
-                after[seat].volatility,
+                new.rating,
+                new.deviation,
+                new.volatility,
             )
             row.updated_at = now
-            skills_after[seat] = after[seat].rating
+            skills_after[seat] = new.rating
     session.add_all(
         GamePlayer(
             game_id=game_id,
@@ -145,7 +149,7 @@ async def _write(
             outcome="won" if won[seat] else "lost",
             skill_after=skills_after[seat],
         )
-        for seat, pid in enumerate(player_ids)
+        for seat, pid in seated
     )
     await session.flush()
 
@@ -157,7 +161,7 @@ async def write_result(
     table_id: str,
     record: dict[str, Any],
     rated: bool,
-    player_ids: list[int],
+    player_ids: Sequence[int | None],
     started_at: datetime | None,
     finished_at: datetime,
 ) -> bool:
@@ -165,7 +169,8 @@ async def write_result(
 
     Idempotent on `game_id`: returns True if this call wrote the game, False if it was
     already written (then nothing changes, also when two calls race). Only rated games
-    change ratings; `record["result"]["rating"]` are the gains by seat.
+    change ratings; `record["result"]["rating"]` are the gains by seat. A seat whose
+    player id is None is a bot's: nothing is written or paid for it.
     """
     result = _check(record, player_ids)
     try:

@@ -8,9 +8,22 @@ from app.config import Settings
 from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, connect
+from app.services.bot_turns import BotTurns
 from app.services.clock import Clock
 from app.services.feed import Feed
 from app.services.finish import Finisher
+
+
+async def unpersisted_refusal(settings: Settings, store: LiveStore) -> str | None:
+    """Why this Redis must not hold the live tables, or None when it may."""
+    if settings.mode != "development" and not settings.redis_unpersisted_ok \
+            and not settings.embedded_store and not await store.persistent():
+        return (
+            "the live store's Redis does not persist (appendonly no): a restart would lose "
+            "every running game. Turn on AOF (appendonly yes), or set "
+            "DOMINO_REDIS_UNPERSISTED_OK=true if persistence is handled elsewhere."
+        )
+    return None
 
 
 class LiveTables:
@@ -25,18 +38,18 @@ class LiveTables:
         self.hub = Hub(self.store)
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds)
         self.finisher = Finisher(self.store, db)
-        self.clock = Clock(self.store, self.feed, self.finisher, settings.sweep_seconds)
+        self.bots = BotTurns(self.store, self.finisher, settings.bot_think_seconds)
+        self.bot_pace_ms = int(settings.bot_pace_seconds * 1000)
+        self.clock = Clock(
+            self.store, self.feed, self.finisher, settings.sweep_seconds, due=self.bots.due
+        )
         self.db = db
         self.settings = settings
 
     async def start(self) -> None:
-        if self.settings.mode != "development" and not self.settings.redis_unpersisted_ok \
-                and not self.settings.embedded_store and not await self.store.persistent():
-            raise RuntimeError(
-                "the live store's Redis does not persist (appendonly no): a restart would lose "
-                "every running game. Turn on AOF (appendonly yes), or set "
-                "DOMINO_REDIS_UNPERSISTED_OK=true if persistence is handled elsewhere."
-            )
+        refusal = await unpersisted_refusal(self.settings, self.store)
+        if refusal is not None:
+            raise RuntimeError(refusal)
         await self.feed.start()
         # Games that finished while no process could write them (a crash, a restart).
         await self.finisher.sweep()
@@ -44,6 +57,7 @@ class LiveTables:
 
     async def stop(self) -> None:
         await self.clock.stop()
+        await self.bots.stop()
         await self.finisher.stop()
         await self.feed.stop()
         await self.store.close()

@@ -20,6 +20,7 @@ from typing import Any
 
 from app.engine import VARIANTS, Game, game_from_dict
 from app.live.store import LiveStore, Versioned
+from app.services.seats import is_bot, wake_at
 
 # What a finished round keeps in the hot state; the rest is in the round archive.
 ARCHIVED = "archived"
@@ -78,6 +79,7 @@ def public_table(state: dict[str, Any]) -> dict[str, Any]:
         "options": state["options"],
         "seats": [
             {"seat": s, "player": None if who is None else who["name"]}
+            | ({"bot": who["bot"]} if is_bot(who) else {})
             for s, who in enumerate(state["seats"])
         ],
         "status": state["status"],
@@ -86,6 +88,8 @@ def public_table(state: dict[str, Any]) -> dict[str, Any]:
         "rated": state["rated"],
         "created_by": state["created_by"]["name"],
         "game_id": state["game_id"],
+        # named only where it is on: a bot plays on for a player who times out
+        **({"bot_takeover": True} if state.get("bot_takeover") else {}),
     }
 
 
@@ -142,7 +146,9 @@ def build_view(
     for entry in view["seats"]:
         who = state["seats"][entry["seat"]]
         entry["player"] = None if who is None else who["name"]
-        entry["connected"] = entry["seat"] in connected
+        entry["connected"] = entry["seat"] in connected or is_bot(who)
+        if is_bot(who):
+            entry["bot"] = who["bot"]
     return view
 
 
@@ -248,7 +254,8 @@ async def commit(
         state["id"],
         current.version,
         state,
-        deadline_ms=state["deadline"],
+        # a bot's turn wakes the clock when the bot should move, well before the deadline
+        deadline_ms=wake_at(state, game, now),
         created_ms=state["created_at"],
         finished=finished,
         retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished else None,

@@ -195,3 +195,24 @@ async def test_unfinished_record_is_refused(db: Database):
     with pytest.raises(ValueError, match="no result"):
         await _write(db, ids, record)
     assert await _count(db, Game) == 0
+
+
+async def test_bots_seats_are_never_paid_nor_rated(db: Database):
+    """A rated game with bots (their seats have no player id) pays only its people, by the
+    result's own gains; the bots get no rating row and no seat row."""
+    ids = await _players(db, ["masha", "olya"])
+    record = goat_record(["masha", "Bot 2 (strong)", "olya", "Bot 4 (random)"],
+                         [25, 15, 35, 110], goats=[3])
+    seats: list[int | None] = [ids[0], None, ids[1], None]
+    assert await write_result(
+        db, game_id="with-bots", table_id="t1", record=record, rated=True, player_ids=seats,
+        started_at=moment(0), finished_at=moment(30),
+    ) is True
+    assert await _points(db, ids) == [8, 7]
+    async with db.session() as session:
+        rows = list(await session.scalars(select(GamePlayer).order_by(GamePlayer.seat)))
+        ratings = list(await session.scalars(select(Rating)))
+    assert [(r.seat, r.player_id, r.points) for r in rows] == [(0, ids[0], 8), (2, ids[1], 7)]
+    assert sorted(r.player_id for r in ratings) == sorted(ids)
+    # two winners among the people: a draw between them, so their skills stay level
+    assert ratings[0].skill == pytest.approx(ratings[1].skill)

@@ -218,15 +218,19 @@ def _tiles_in(value: Any, skip: tuple[str, ...] = ()) -> set[str]:
 
 
 async def fetch_record(server: Server, game: PlayedGame, timeout: float = 20) -> dict[str, Any]:
+    return await stored_record(server, game.game_id, timeout)
+
+
+async def stored_record(server: Server, game_id: str, timeout: float = 20) -> dict[str, Any]:
     """GET /api/games/{id} once the results writer has stored it."""
     async with httpx.AsyncClient(base_url=server.url) as http:
         for _ in range(int(timeout / 0.1)):
-            r = await http.get(f"/api/games/{game.game_id}")
+            r = await http.get(f"/api/games/{game_id}")
             if r.status_code == 200:
                 return dict(r.json())
             assert r.status_code == 404, r.text
             await asyncio.sleep(0.1)
-    raise AssertionError(f"game {game.game_id} was never written")
+    raise AssertionError(f"game {game_id} was never written")
 
 
 def check_seed(game: PlayedGame, record: dict[str, Any]) -> None:

@@ -167,6 +167,9 @@ export function describeEvents(events, view) {
       case "rematch":
         lines.push(ev.new_table_id ? t("log.rematch_started") : t("log.rematch_offer", { name: who }));
         break;
+      case "bot_takeover":
+        lines.push(t("log.bot_takeover", { name: ev.player || who }));
+        break;
       case "game_end":
         lines.push(`${t("log.game_over")}: ${resultWords(view, ev.result || {})}`);
         break;

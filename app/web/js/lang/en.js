@@ -349,4 +349,12 @@ export default {
   "board.spinner_tile": "{tile}, the spinner",
   "board.spinner": "Spinner {tile}: line {line}; up {up}; down {down}",
   "board.arm_empty": "empty",
+  "bot.add": "Add a bot",
+  "bot.label": "Computer player",
+  "bot.random": "Random",
+  "bot.heuristic": "Steady",
+  "bot.strong": "Strong",
+  "bot.add_failed": "Could not add a bot: {reason}",
+  "create.bot_takeover": "A bot plays on for a player who times out",
+  "log.bot_takeover": "{name} ran out of time; a computer player plays on in the seat",
 };

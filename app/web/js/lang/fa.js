@@ -349,4 +349,12 @@ export default {
   "board.spinner_tile": "{tile}، اسپینر",
   "board.spinner": "اسپینر {tile}: ردیف {line}؛ بالا {up}؛ پایین {down}",
   "board.arm_empty": "خالی",
+  "bot.add": "افزودن ربات",
+  "bot.label": "بازیکن رایانه‌ای",
+  "bot.random": "تصادفی",
+  "bot.heuristic": "پایدار",
+  "bot.strong": "قوی",
+  "bot.add_failed": "افزودن ربات ممکن نشد: {reason}",
+  "create.bot_takeover": "رباتی به جای بازیکنی که وقتش تمام شود بازی می‌کند",
+  "log.bot_takeover": "وقت {name} تمام شد؛ بازیکن رایانه‌ای به جای او بازی می‌کند",
 };

@@ -349,4 +349,12 @@ export default {
   "board.spinner_tile": "{tile} ສະປິນເນີ",
   "board.spinner": "ສະປິນເນີ {tile}: ແຖວ {line}; ເທິງ {up}; ລຸ່ມ {down}",
   "board.arm_empty": "ວ່າງ",
+  "bot.add": "ເພີ່ມບອດ",
+  "bot.label": "ຜູ້ຫຼິ້ນຄອມພິວເຕີ",
+  "bot.random": "ສຸ່ມ",
+  "bot.heuristic": "ໝັ້ນຄົງ",
+  "bot.strong": "ເກັ່ງ",
+  "bot.add_failed": "ເພີ່ມບອດບໍ່ໄດ້: {reason}",
+  "create.bot_takeover": "ບອດຫຼິ້ນແທນຜູ້ຫຼິ້ນທີ່ໝົດເວລາ",
+  "log.bot_takeover": "{name} ໝົດເວລາ; ຄອມພິວເຕີຫຼິ້ນແທນໃນບ່ອນນັ່ງນີ້",
 };

@@ -349,4 +349,12 @@ export default {
   "board.spinner_tile": "{tile}, спиннер",
   "board.spinner": "Спиннер {tile}: линия {line}; вверх {up}; вниз {down}",
   "board.arm_empty": "пусто",
+  "bot.add": "Добавить бота",
+  "bot.label": "Компьютерный игрок",
+  "bot.random": "Случайный",
+  "bot.heuristic": "Надёжный",
+  "bot.strong": "Сильный",
+  "bot.add_failed": "Не удалось добавить бота: {reason}",
+  "create.bot_takeover": "Бот доигрывает за того, у кого кончилось время",
+  "log.bot_takeover": "У игрока {name} кончилось время; за него доигрывает компьютер",
 };

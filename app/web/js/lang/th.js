@@ -349,4 +349,12 @@ export default {
   "board.spinner_tile": "{tile} สปินเนอร์",
   "board.spinner": "สปินเนอร์ {tile}: แถว {line}; บน {up}; ล่าง {down}",
   "board.arm_empty": "ว่าง",
+  "bot.add": "เพิ่มบอท",
+  "bot.label": "ผู้เล่นคอมพิวเตอร์",
+  "bot.random": "สุ่ม",
+  "bot.heuristic": "มั่นคง",
+  "bot.strong": "เก่ง",
+  "bot.add_failed": "เพิ่มบอทไม่ได้: {reason}",
+  "create.bot_takeover": "บอทเล่นแทนผู้เล่นที่หมดเวลา",
+  "log.bot_takeover": "{name} หมดเวลา คอมพิวเตอร์เล่นแทนในที่นั่งนี้",
 };

@@ -91,6 +91,11 @@ function createForm(variants) {
   const rated = h("input", { type: "radio", name: "rated", value: "rated", checked: true });
   const casual = h("input", { type: "radio", name: "rated", value: "casual" });
   const rulesLink = h("a", { href: "#/rules/goat" }, t("create.rules_link"));
+  const takeover = h("input", { type: "checkbox", name: "bot_takeover" });
+  const takeoverLabel = h("label", { class: "inline", hidden: true }, takeover, ` ${t("create.bot_takeover")}`);
+  for (const radio of [rated, casual]) {
+    radio.addEventListener("change", () => { takeoverLabel.hidden = !casual.checked; });
+  }
   const error = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary" }, t("create.submit"));
   let controls = {};
@@ -126,7 +131,8 @@ function createForm(variants) {
       h("label", {}, t("create.pause"), pause)),
     h("fieldset", { class: "rated" }, h("legend", {}, t("create.ratings")),
       h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
-      h("label", { class: "inline" }, casual, ` ${t("table.casual")}`)),
+      h("label", { class: "inline" }, casual, ` ${t("table.casual")}`),
+      takeoverLabel),
     h("p", { class: "hint" }, rulesLink),
     error, submit);
   form.addEventListener("submit", async (ev) => {
@@ -141,6 +147,7 @@ function createForm(variants) {
       const table = await post("/api/tables", {
         variant: variant.value, seats: Number(seats.value), options,
         turn_seconds: Number(turn.value), round_pause_seconds: Number(pause.value), rated: rated.checked,
+        bot_takeover: casual.checked && takeover.checked,
       });
       navigate(`#/table/${encodeURIComponent(table.id)}`);
     } catch (err) {

@@ -297,6 +297,25 @@ export function renderTable(root, tableId) {
     }
   }
 
+  async function addBot(strength) {
+    try {
+      await post(`/api/tables/${encodeURIComponent(tableId)}/bots`, { strength });
+      await refreshTable();
+    } catch (err) {
+      toast(t("bot.add_failed", { reason: err.message }));
+    }
+  }
+
+  function botControls() {
+    const strength = h("select", { name: "strength", "data-testid": "bot-strength" },
+      ["random", "heuristic", "strong"].map(
+        (value) => h("option", { value, selected: value === "heuristic" }, t(`bot.${value}`))));
+    return h("div", { class: "form-row add-bot" },
+      h("label", {}, t("bot.label"), strength),
+      h("button", { type: "button", "data-testid": "add-bot", onclick: () => addBot(strength.value) },
+        t("bot.add")));
+  }
+
   function inviteBox() {
     const link = `${location.origin}${location.pathname}#/table/${encodeURIComponent(tableId)}`;
     const field = h("input", { readonly: true, value: link, class: "invite-link", "aria-label": t("invite.link"), "data-testid": "invite-link" });
@@ -340,6 +359,7 @@ export function renderTable(root, tableId) {
         `${num(x.seat + 1)}. ${x.player || t("lobby.free_seat")}`))),
       !isSeated && free && auth.signedIn
         ? h("button", { type: "button", class: "primary", onclick: join }, t("table.join")) : null,
+      isSeated && free ? botControls() : null,
       // Signing in or up from here (an invite) comes back to this table.
       !auth.signedIn ? h("p", {}, h("a", {
         href: "#/signin", "data-testid": "signin-to-join",

@@ -1,0 +1,87 @@
+"""Prometheus metrics of one server process (prometheus-client), multi-process safe.
+
+With `domino serve --workers N` every worker writes its samples to files in
+PROMETHEUS_MULTIPROC_DIR (the command sets one up) and /metrics adds them all up.
+What every process sees alike (tables in the store, the results backlog) is read from
+the store at scrape time instead; see `render`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client.core import Metric
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
+from prometheus_client.registry import Collector
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+# A `_created` series beside every counter only doubles what a scraper reads.
+disable_created_metrics()
+
+open_sockets = Gauge(
+    "domino_open_sockets", "Websockets open now.", multiprocess_mode="livesum"
+)
+moves = Counter("domino_moves", "Tiles played (moves accepted).")
+move_seconds = Histogram(
+    "domino_move_seconds",
+    "Time from a play message to its answer, in seconds.",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+timeouts = Counter("domino_timeouts", "Turns lost on time (applied by this process's clock).")
+games_finished = Counter("domino_games_finished", "Games that ended (at this process).")
+rate_limited = Counter(
+    "domino_rate_limited", "Requests and messages refused as too fast.", ["channel"]
+)
+for _channel in ("http", "ws"):
+    rate_limited.labels(_channel)
+redis_errors = Counter("domino_redis_errors", "Failed calls to the live store (Redis).")
+database_errors = Counter("domino_database_errors", "Failed database calls.")
+
+
+def count_error(error: BaseException) -> None:
+    """Count a failure of a backing service by the kind of exception (others are ours)."""
+    import redis.exceptions
+    import sqlalchemy.exc
+
+    if isinstance(error, redis.exceptions.RedisError):
+        redis_errors.inc()
+    elif isinstance(error, sqlalchemy.exc.SQLAlchemyError | OSError | TimeoutError):
+        database_errors.inc()
+
+
+class _Families(Collector):
+    def __init__(self, families: Iterable[Metric]) -> None:
+        self.families = list(families)
+
+    def collect(self) -> Iterable[Metric]:
+        return self.families
+
+
+def render(shared: Iterable[Metric]) -> bytes:
+    """The exposition text: this process's (or all workers') metrics, then `shared`."""
+    if os.environ.get(MULTIPROC_ENV):
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry)
+        own = generate_latest(registry)
+    else:
+        own = generate_latest(REGISTRY)
+    extra = CollectorRegistry()
+    extra.register(_Families(shared))
+    return own + generate_latest(extra)
+
+
+def process_stopped() -> None:
+    """Drop this process's live gauges from the shared files (workers only)."""
+    if os.environ.get(MULTIPROC_ENV):
+        mark_process_dead(os.getpid())

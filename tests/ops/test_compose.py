@@ -1,0 +1,249 @@
+"""The deployment files as an operator gets them, read (no container engine here) and
+their start-up sequence run natively: migrations, two `domino serve` processes and
+Debian's nginx with the very nginx file compose mounts, then a game and a reconnect."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import yaml
+
+from tests.e2e.client import Player
+from tests.e2e.game import PlayedGame, check_replay, fetch_record, seat_players
+from tests.ops.test_restart import play_with_a_stop
+from tests.servers import REPO, Server, database_url, free_port, pg_admin, run_server
+
+pytestmark = pytest.mark.timeout(600)
+
+NGINX = "/usr/sbin/nginx"
+NGINX_CONF = REPO / "deploy" / "nginx" / "domino.conf"
+
+
+def _compose() -> dict[str, Any]:
+    return dict(yaml.safe_load((REPO / "docker-compose.yml").read_text()))
+
+
+def _env_example() -> dict[str, str]:
+    pairs = {}
+    for line in (REPO / ".env.example").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, value = line.partition("=")
+            pairs[name] = value
+    return pairs
+
+
+def test_compose_has_the_production_shape() -> None:
+    services = _compose()["services"]
+    assert set(services) == {"postgres", "redis", "migrate", "app", "proxy"}
+
+    postgres = services["postgres"]
+    assert any(v.endswith(":/var/lib/postgresql/data") for v in postgres["volumes"])
+    assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+
+    redis = services["redis"]
+    command = " ".join(redis["command"])
+    assert "--appendonly yes" in command
+    assert any(v.endswith(":/data") for v in redis["volumes"])
+    assert "ping" in redis["healthcheck"]["test"]
+
+    migrate = services["migrate"]
+    assert migrate["command"] == ["domino", "migrate"]
+    assert migrate["restart"] == "no"
+    assert migrate["depends_on"]["postgres"]["condition"] == "service_healthy"
+
+    app = services["app"]
+    assert app["command"][:2] == ["domino", "serve"]
+    assert app["deploy"]["replicas"] == 2
+    assert app["depends_on"] == {
+        "migrate": {"condition": "service_completed_successfully"},
+        "postgres": {"condition": "service_healthy"},
+        "redis": {"condition": "service_healthy"},
+    }
+    assert "ports" not in app  # reached only through the proxy
+    env = app["environment"]
+    assert env["DOMINO_DATABASE_URL"].startswith("postgresql+asyncpg://")
+    assert "@postgres:5432/" in env["DOMINO_DATABASE_URL"]
+    assert env["DOMINO_REDIS_URL"] == "redis://redis:6379/0"
+    grace = int(str(app["stop_grace_period"]).rstrip("s"))
+    assert grace > float(_env_example()["DOMINO_SHUTDOWN_SECONDS"])
+
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx")
+    assert "./deploy/nginx/domino.conf:/etc/nginx/conf.d/default.conf:ro" in proxy["volumes"]
+    assert proxy["depends_on"]["app"]["condition"] == "service_healthy"
+    assert set(_compose()["volumes"]) == {"pgdata", "redisdata"}
+
+
+def test_every_setting_compose_asks_for_is_in_env_example() -> None:
+    text = (REPO / "docker-compose.yml").read_text()
+    asked = set(re.findall(r"\$\{(\w+)", text))
+    assert asked <= set(_env_example()), asked - set(_env_example())
+    assert _env_example()["DOMINO_MODE"] == "production"
+
+
+def test_the_proxy_passes_websockets_and_hides_metrics() -> None:
+    conf = NGINX_CONF.read_text()
+    assert "proxy_http_version 1.1;" in conf
+    assert "proxy_set_header Upgrade $http_upgrade;" in conf
+    assert "proxy_set_header Connection $connection_upgrade;" in conf
+    assert re.search(r"location /ws \{[^}]*proxy_read_timeout 1h;", conf)
+    assert re.search(r"location = /metrics \{\s*return 404;", conf)
+
+
+def test_the_image_is_slim_non_root_without_dev_extras_and_checks_readyz() -> None:
+    lines = [
+        line.strip() for line in (REPO / "Dockerfile").read_text().splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    assert re.fullmatch(r"FROM python:3\.1\d-slim", lines[0])
+    installs = [line for line in lines if "pip install" in line]
+    assert installs == ["RUN pip install -e ."]
+    users = [line.split()[1] for line in lines if line.startswith("USER ")]
+    assert users and users[-1] not in ("root", "0")
+    healthcheck = next(i for i, line in enumerate(lines) if line.startswith("HEALTHCHECK"))
+    assert "/readyz" in " ".join(lines[healthcheck : healthcheck + 2])
+    ignored = (REPO / ".dockerignore").read_text().split()
+    assert {".venv", ".git", ".env", "tests"} <= set(ignored)
+
+
+# -- the same start-up, natively ------------------------------------------------------------
+
+
+def _nginx_conf(folder: Path, port: int, upstreams: list[str]) -> Path:
+    """The compose file's nginx conf with the replicas' addresses and a free port."""
+    site = NGINX_CONF.read_text()
+    servers = "".join(f"    server {u} max_fails=1 fail_timeout=2s;\n" for u in upstreams)
+    site, replaced = re.subn(r"    server app:8000[^;]*;\n", servers, site)
+    assert replaced == 1
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    (folder / "site.conf").write_text(site)
+    main = folder / "nginx.conf"
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    main.write_text(
+        f"{user}daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\n"
+        f"error_log {folder}/error.log info;\nevents {{ worker_connections 256; }}\n"
+        f"http {{\n  access_log {folder}/access.log;\n"
+        f"  client_body_temp_path {folder}/body;\n  proxy_temp_path {folder}/proxy;\n"
+        f"  fastcgi_temp_path {folder}/fastcgi;\n  uwsgi_temp_path {folder}/uwsgi;\n"
+        f"  scgi_temp_path {folder}/scgi;\n  include {folder}/site.conf;\n}}\n"
+    )
+    return main
+
+
+def _start_nginx(folder: Path, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    conf = _nginx_conf(folder, port, upstreams)
+    check = subprocess.run(
+        [NGINX, "-t", "-p", str(folder), "-c", str(conf), "-e", "stderr"],
+        capture_output=True, text=True, check=False,
+    )
+    assert check.returncode == 0, check.stderr
+    process = subprocess.Popen(
+        [NGINX, "-p", str(folder), "-c", str(conf), "-e", "stderr"],
+        stdout=subprocess.DEVNULL, stderr=(folder / "nginx.out").open("wb"),
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            pass
+        assert process.poll() is None, (folder / "nginx.out").read_text()
+        assert time.monotonic() < deadline, "nginx did not pass /readyz through"
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def deployment(
+    redis_url: str, redis_prefix: str, tmp_path: Path
+) -> Iterator[tuple[Server, Server, Server]]:
+    """migrate, then two replicas, then nginx in front: as `docker compose up` does."""
+    name = f"domino_compose_{secrets.token_hex(6)}"
+    asyncio.run(pg_admin(f'CREATE DATABASE "{name}"'))
+    database = database_url(name)
+    example = _env_example()
+    env = {
+        "DOMINO_DATABASE_URL": database,
+        "DOMINO_REDIS_URL": redis_url,
+        "DOMINO_REDIS_PREFIX": f"{redis_prefix}_compose",
+        "DOMINO_SWEEP_SECONDS": "0.1",
+        **{k: v for k, v in example.items() if k.startswith("DOMINO_")},
+        # compose's Redis keeps an append-only file; the test machine's does not.
+        "DOMINO_REDIS_UNPERSISTED_OK": "true",
+    }
+    migrated = subprocess.run(
+        [sys.executable, "-m", "app.cli", "migrate"],
+        env={**os.environ, **env}, cwd=tmp_path, capture_output=True, text=True, check=False,
+    )
+    assert migrated.returncode == 0, migrated.stderr
+    nginx: subprocess.Popen[bytes] | None = None
+    try:
+        with run_server(env, log_dir=tmp_path) as one, run_server(env, log_dir=tmp_path) as two:
+            upstreams = [s.url.removeprefix("http://") for s in (one, two)]
+            nginx, url = _start_nginx(tmp_path, upstreams)
+            proxy = Server(url, url.replace("http://", "ws://") + "/ws", nginx,
+                           tmp_path / "nginx.out")
+            yield one, two, proxy
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(timeout=10)
+        asyncio.run(pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def test_a_game_and_a_reconnect_through_nginx(
+    deployment: tuple[Server, Server, Server],
+) -> None:
+    one, two, proxy = deployment
+    # The replicas log JSON (as .env.example sets) and never had to migrate: it was done.
+    assert "Running upgrade" not in one.output() + two.output()
+    assert httpx.get(f"{proxy.url}/metrics").status_code == 404
+
+    seated = await seat_players([proxy], seats=4)
+    table_id = seated.table_id
+    await seated.first_playing_state()
+    # One replica goes away (a rolling update): its sockets reconnect through nginx.
+    finals, sockets = await play_with_a_stop(seated, proxy, one, after_seq=10, seed=7)
+    assert one.process.wait(timeout=20) == -signal.SIGTERM
+    told = [p for p in seated.players if p.closed == 1012]
+    assert told, "no socket was on the stopped replica"
+    assert len(sockets) == 4 + len(told)
+
+    assert all(f["view"]["status"] == "finished" for f in finals)
+    game_id = finals[0]["view"]["game_id"]
+    played = PlayedGame(table_id, game_id, seated.accounts, sockets, seated.spectator, finals)
+    record = await fetch_record(proxy, played)
+    assert record["result"] == finals[0]["view"]["result"]
+    check_replay(record)
+    stored = {
+        (r, m["seat"], m["tile"]) for r, rnd in enumerate(record["rounds"]) for m in rnd["moves"]
+    }
+    seen = {
+        (e["round"], e["seat"], e["tile"])
+        for p in [*sockets, seated.spectator]
+        for f in p.states(table_id)
+        for e in f["events"]
+        if e["type"] == "play"
+    }
+    assert seen == stored
+
+    # A socket that reconnects through the proxy picks the table up where it is.
+    again = await Player(proxy.ws_url, seated.accounts[0]).connect()
+    state = await again.request({"type": "table.subscribe", "table_id": table_id})
+    assert state["type"] == "table.state" and state["view"]["status"] == "finished"
+    await again.close()
+
