@@ -296,6 +296,8 @@ class Result:
     memory_per_socket: float | None = None
     cpu_first: float | None = None
     cpu_last: float | None = None
+    rounds_first: float = 0.0
+    rounds_last: float = 0.0
 
     def print(self) -> None:
         s = self.stats
@@ -314,8 +316,9 @@ class Result:
         if self.cpu is not None and s.moves:
             print(f"  server CPU per move: {1000 * self.cpu / s.moves:.2f} ms")
         if self.cpu_first is not None and self.cpu_last is not None:
-            print(f"  server CPU per move, first tenth of the moves: {self.cpu_first:.2f} ms; "
-                  f"last tenth: {self.cpu_last:.2f} ms "
+            print(f"  server CPU per move while every game is on, first tenth of the moves "
+                  f"(mean round {self.rounds_first:.1f}): {self.cpu_first:.2f} ms; last tenth "
+                  f"(mean round {self.rounds_last:.1f}): {self.cpu_last:.2f} ms "
                   f"({100 * (self.cpu_last / self.cpu_first - 1):+.0f} %)")
         if s.moves:
             print(f"  bytes per move per seat: {s.bytes / s.moves / 4:.0f}")
@@ -368,9 +371,12 @@ async def drive(
         cpu0, t0 = cpu_seconds(pid), time.perf_counter()
         cpu_marks: list[tuple[int, float]] = [(0, cpu0)]
         if long_game:
-            while not all(p.done() for p in players):
+            # Only while every game is still on: later, fewer games share the same
+            # background work (clock sweeps, heartbeats) and results are being written.
+            while not any(p.done() for p in players):
                 await asyncio.sleep(0.5)
                 cpu_marks.append((stats.moves, cpu_seconds(pid)))
+            await asyncio.gather(*players)
         else:
             await asyncio.sleep(duration)
         stats.measuring = False
@@ -385,18 +391,23 @@ async def drive(
             await bot.ws.close()
     offered = None if think == 0 or long_game else tables / think
     result = Result(label, stats, t1 - t0, cpu1 - cpu0, offered, memory)
-    if long_game and stats.moves >= 20:
-        result.cpu_first, result.cpu_last = _cpu_per_move_at_ends(cpu_marks, stats.moves)
+    if long_game and cpu_marks[-1][0] >= 20:
+        result.cpu_first, result.cpu_last, result.rounds_first, result.rounds_last = \
+            _cpu_per_move_at_ends(cpu_marks, stats.rounds)
     return result
 
 
-def _cpu_per_move_at_ends(marks: list[tuple[int, float]], total: int) -> tuple[float, float]:
-    """CPU ms per move over the first and the last tenth of the moves (by sampled marks)."""
+def _cpu_per_move_at_ends(marks: list[tuple[int, float]], rounds: list[int]
+                          ) -> tuple[float, float, float, float]:
+    """CPU ms per move over the first and the last tenth of the moves made while every
+    game was on (by sampled marks), and the mean round of those moves."""
+    total = marks[-1][0]
     tenth = total / 10
     first = next(m for m in marks if m[0] >= tenth)
     last_start = next(m for m in reversed(marks) if m[0] <= total - tenth)
     return (1000 * (first[1] - marks[0][1]) / first[0],
-            1000 * (marks[-1][1] - last_start[1]) / (marks[-1][0] - last_start[0]))
+            1000 * (marks[-1][1] - last_start[1]) / (total - last_start[0]),
+            statistics.mean(rounds[:first[0]]), statistics.mean(rounds[last_start[0]:total]))
 
 
 # -- the ceiling: a bare FastAPI websocket server ---------------------------------------

@@ -265,6 +265,10 @@ async def commit(
     )
     if written is None:
         return None
+    if archive:
+        # The game object still holds the rounds just archived in full; the state holds
+        # their summaries. Whoever needs the game parses the state, as stored.
+        game = None
     if store.local_change is not None:
         store.local_change(state["id"], written, state, game)
     return Change(written, state, finished, game)

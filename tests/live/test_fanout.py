@@ -190,7 +190,7 @@ async def test_closing_a_thousand_sockets_at_once_leaks_no_task(
             owner = await register(http)
             table_ids = [(await create_table(http, owner))["id"] for _ in range(50)]
         before = len(asyncio.all_tasks())
-        limit = asyncio.Semaphore(100)
+        limit = asyncio.Semaphore(10)
 
         async def open_one(i: int) -> Player:
             async with limit:
