@@ -19,6 +19,7 @@ from uvicorn import Server
 from app import metrics
 from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
 from app.api.errors import install_error_handlers
+from app.api.i18n import install_translations
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
 from app.db.session import Database, migrate
@@ -94,6 +95,7 @@ def create_app() -> FastAPI:
         return {"status": "ok"}
 
     install_error_handlers(app)
+    install_translations(app)
     install_rate_limits(app)
     for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)

@@ -84,8 +84,9 @@ async def run(servers: list[Server], games: int, timeout: float) -> None:
             r = await http.post(
                 "/api/tables",
                 headers={"Authorization": f"Bearer {owner['token']}"},
+                # No pause between rounds: the benchmark measures moves, not waiting.
                 json={"variant": "goat", "seats": 4, "options": {}, "turn_seconds": 60,
-                      "rated": True},
+                      "rated": True, "round_pause_seconds": 0},
             )
             r.raise_for_status()
             seatings.append((r.json()["id"], players))

@@ -234,7 +234,8 @@ class HttpLobby(Lobby):
         async with self.limit:
             r = await self.http.post("/api/tables", headers=self.headers(owner), json={
                 "variant": "goat", "seats": 4, "options": {}, "turn_seconds": 300,
-                "rated": True})
+                # no pause between rounds: the benchmark measures moves, not waiting
+                "rated": True, "round_pause_seconds": 0})
         r.raise_for_status()
         return str(r.json()["id"])
 

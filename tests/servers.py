@@ -61,9 +61,14 @@ class Server:
 
 
 @contextmanager
-def run_server(env: dict[str, str], *, log_dir: Path, workers: int = 1) -> Iterator[Server]:
-    """Start `domino serve` with `env` added to the environment; stop it afterwards."""
-    port = free_port()
+def run_server(
+    env: dict[str, str], *, log_dir: Path, workers: int = 1, port: int | None = None
+) -> Iterator[Server]:
+    """Start `domino serve` with `env` added to the environment; stop it afterwards.
+
+    `port`: a given port, e.g. to restart a server where its browsers reconnect.
+    """
+    port = port or free_port()
     log = log_dir / f"server-{port}.log"
     full_env = {**os.environ, "DOMINO_PORT": str(port), "DOMINO_HOST": "127.0.0.1", **env}
     with log.open("wb") as out:

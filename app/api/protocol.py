@@ -20,7 +20,13 @@ class _Message(BaseModel):
 
 class Hello(_Message):
     type: Literal["hello"]
-    token: StrictStr
+    token: StrictStr | None = None  # None: a hello that only sets the language
+    lang: Annotated[StrictStr, Field(max_length=16)] | None = None
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+    table_id: TableId
 
 
 class Ping(_Message):
@@ -73,6 +79,7 @@ ClientMessage = Annotated[
     | TableUnsubscribe
     | Play
     | Resign
+    | Rematch
     | Chat,
     Field(discriminator="type"),
 ]

@@ -72,6 +72,7 @@ class RecentGame(BaseModel):
     rating: int
     outcome: str
     rated: bool
+    reason: str = ""  # how the game ended: "goat", "target", "timeout", "resign", ...
 
 
 class HistoryStep(BaseModel):

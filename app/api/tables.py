@@ -31,6 +31,7 @@ class TableCreate(BaseModel):
     seats: int = 4
     options: dict[str, Any] = Field(default_factory=dict)
     turn_seconds: int = Field(30, ge=5, le=300)
+    round_pause_seconds: int = Field(lobby.DEFAULT_ROUND_PAUSE, ge=0, le=30)
     rated: bool = True
     # casual tables only: a bot plays on for a player who times out
     bot_takeover: bool = False
@@ -71,6 +72,7 @@ async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) 
             rated=body.rated,
             bot_takeover=body.bot_takeover,
             bot_pace_ms=live.bot_pace_ms,
+            round_pause_seconds=body.round_pause_seconds,
         )
 
 
@@ -104,6 +106,14 @@ async def leave_table(table_id: str, player: CurrentPlayer, live: LiveDep) -> di
     if change is not None and change.finished:
         live.finisher.kick(table_id)
     return {"left": True, "table": None if change is None else public_table(change.state)}
+
+
+@router.post("/{table_id}/rematch", responses=_failures(401, 404, 409))
+async def rematch(table_id: str, player: CurrentPlayer, live: LiveDep) -> dict[str, Any]:
+    """Offer to play again at a finished table (PROTOCOL §2a)."""
+    with _refusals():
+        offer = await lobby.rematch(live.store, player, table_id)
+    return {"offers": offer["offers"], "new_table_id": offer["new_table_id"]}
 
 
 @router.post("/{table_id}/bots", responses=_failures(401, 404, 409))

@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app import logs, metrics
 from app.api.deps import SESSION_COOKIE
 from app.api.errors import RETRY_MS
+from app.api.i18n import pick_language, translate
 from app.api.protocol import (
     Chat,
     Hello,
@@ -29,6 +30,7 @@ from app.api.protocol import (
     LobbyUnsubscribe,
     Ping,
     Play,
+    Rematch,
     Resign,
     TableSubscribe,
     TableUnsubscribe,
@@ -75,6 +77,8 @@ class Connection:
         self.lobby_held: list[dict[str, Any]] = []
         self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.closed = False
+        # The language of error messages: the handshake's Accept-Language, then hello's.
+        self.lang = pick_language(websocket.headers.get("accept-language"))
 
     @property
     def player_id(self) -> int | None:
@@ -121,7 +125,10 @@ class Connection:
             self.send_state(held)
 
     def error(self, code: str, message: str, msg_id: Any = _NO_ID, **extra: Any) -> None:
-        reply: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
+        reply: dict[str, Any] = {
+            "type": "error", "code": code, "message": translate(message, self.lang, code),
+            **extra,
+        }
         if msg_id is not _NO_ID:
             reply["id"] = msg_id
         self.offer(reply)
@@ -196,6 +203,12 @@ class Connection:
         if isinstance(message, Ping):
             self.reply({"type": "pong"}, msg_id)
         elif isinstance(message, Hello):
+            if message.lang is not None:
+                self.lang = pick_language(message.lang)
+            if message.token is None:  # only a language: the socket stays as it is
+                if self.player is not None:
+                    self.reply(_welcome(self.player), msg_id)
+                return True
             player = await player_for_token(live.db, message.token)
             if player is None:
                 await self.ws.close(code=CLOSE_BAD_TOKEN, reason="invalid token")
@@ -239,6 +252,13 @@ class Connection:
         elif isinstance(message, Resign):
             await self.change(
                 message.table_id, msg_id, lobby.leave(live.store, self.player, message.table_id)
+            )
+        elif isinstance(message, Rematch):
+            offer = await lobby.rematch(live.store, self.player, message.table_id)
+            self.reply(
+                {"type": "rematch", "table_id": message.table_id, "offers": offer["offers"],
+                 "new_table_id": offer["new_table_id"]},
+                msg_id,
             )
         elif isinstance(message, Chat):
             said = await play.chat(

@@ -66,6 +66,7 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "domino-record/1"
+TIMEOUT_REASONS = ("timeout", "resign")
 Event = dict[str, Any]
 
 
@@ -206,7 +207,7 @@ class Game(ABC):
         self.auto_deal = True  # False: every round waits for `deal()` even with a seed
         # Per round: dealt hands, bazaar, moves, and once over its end and the standings.
         self.rounds: list[dict[str, Any]] = []
-        self.timed_out: dict[str, int] | None = None
+        self.timed_out: dict[str, Any] | None = None
         self.result: Result | None = None
 
     # ----------------------------------------------------------------- the variant
@@ -372,11 +373,14 @@ class Game(ABC):
         """The standings by seat that a result reports (Goat: accounts, 0 while not opened)."""
         ...
 
-    def timeout_result(self, seat: int) -> Result:
-        """A game interrupted by `seat`: he loses, the others gain by the timeout formula."""
+    def timeout_result(self, seat: int, reason: str = "timeout") -> Result:
+        """A game interrupted by `seat`: he loses, the others gain by the timeout formula.
+
+        `reason` is "timeout" or "resign": the scoring is the same (RULES 1.10), the words not.
+        """
         final = self.final_scores()
         return {
-            "reason": "timeout",
+            "reason": reason,
             "losers": [seat],
             "winners": [s for s in range(self.players) if s != seat],
             "final": final,
@@ -654,27 +658,32 @@ class Game(ABC):
         self.result = result
         return [{"type": "game_end", "round": self.round, "result": result}]
 
-    def timeout(self, seat: int) -> list[Event]:
-        """End the game because `seat` timed out or resigned (RULES 1.10)."""
+    def timeout(self, seat: int, reason: str = "timeout") -> list[Event]:
+        """End the game because `seat` timed out or resigned (RULES 1.10).
+
+        `reason` ("timeout" or "resign") is told in the events, the record and the result.
+        """
         if self.status != "playing":
             raise IllegalMove("the game is over")
         if not 0 <= seat < self.players:
             raise IllegalMove(f"there is no seat {seat}")
+        if reason not in TIMEOUT_REASONS:
+            raise IllegalMove(f"unknown timeout reason {reason!r}")
         points = [self.hand_points(h) for h in self.hands]
         end: RoundEnd = {
             "kind": "timeout", "by": seat, "points": points, "credited": [0] * self.players
         }
-        self.timed_out = {"round": self.round, "seat": seat}
+        self.timed_out = {"round": self.round, "seat": seat, "reason": reason}
         hands = self.hand_names()
         if self.rounds and "end" not in self.rounds[-1]:
             self.rounds[-1]["end"] = end
             self.rounds[-1].update(self.standings_record())
         events: list[Event] = [
-            {"type": "timeout", "round": self.round, "seat": seat},
+            {"type": "timeout", "round": self.round, "seat": seat, "reason": reason},
             {"type": "round_end", "round": self.round, "end": end, "hands": hands,
              **self.standings_record()},
         ]
-        return events + self._finish(self.timeout_result(seat))
+        return events + self._finish(self.timeout_result(seat, reason))
 
     def outcome(self) -> Result | None:
         return self.result

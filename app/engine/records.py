@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any, NoReturn
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
-from app.engine.game import RECORD_FORMAT, Game
+from app.engine.game import RECORD_FORMAT, TIMEOUT_REASONS, Game
 from app.engine.tiles import Tile, full_set, parse_tile
 from app.engine.variants import VARIANTS, validate_options
 
@@ -127,7 +127,7 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
             )
             positions.append(_position(game, r, m, move, events))
         if timeout is not None and timeout["round"] == r:
-            events = game.timeout(timeout["seat"])
+            events = game.timeout(timeout["seat"], timeout.get("reason", "timeout"))
             positions.append(_position(game, r, len(rd.get("moves", [])), None, events))
     return positions
 
@@ -177,8 +177,9 @@ def _replay(record: Any) -> tuple[Game, list[str]]:
         isinstance(timeout, dict)
         and isinstance(timeout.get("round"), int)
         and isinstance(timeout.get("seat"), int)
+        and timeout.get("reason", "timeout") in TIMEOUT_REASONS
     ):
-        _fail(0, 0, "timeout must be null or {round, seat}")
+        _fail(0, 0, 'timeout must be null or {round, seat, reason?: "timeout"|"resign"}')
 
     game = VARIANTS[variant](len(players), options, seed)
     game.start()
@@ -194,7 +195,7 @@ def _replay(record: Any) -> tuple[Game, list[str]]:
             if game.status != "playing" or game.round != r:
                 _fail(r, len(rd.get("moves", [])), "a timeout after the round had ended")
             try:
-                game.timeout(timeout["seat"])
+                game.timeout(timeout["seat"], timeout.get("reason", "timeout"))
             except IllegalMove as exc:
                 _fail(r, len(rd.get("moves", [])), str(exc))
     if timeout is not None and game.timed_out is None:

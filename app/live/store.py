@@ -248,14 +248,23 @@ class LiveStore:
         self, table_id: str, now_ms: int
     ) -> tuple[Versioned | None, set[int]]:
         """The state and the seats with a live socket on any process, in one round trip."""
+        current, seats, _watchers = await self.load_with_watchers(table_id, now_ms)
+        return current, seats
+
+    async def load_with_watchers(
+        self, table_id: str, now_ms: int
+    ) -> tuple[Versioned | None, set[int], int]:
+        """The state, the seats with a live socket and how many spectators watch (summed
+        over every process), in one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hmget(self.keys.table(table_id), ["version", "data"])
             pipe.hgetall(self.keys.presence(table_id))
-            row, presence = await pipe.execute()
+            pipe.hgetall(self._watchers_key(table_id))
+            row, presence, watchers = await pipe.execute()
         current = _versioned(row)
         if current is None:
-            return None, set()
-        return current, _live_seats(presence, now_ms)
+            return None, set(), 0
+        return current, _live_seats(presence, now_ms), _live_watchers(watchers, now_ms)
 
     async def versions(self, table_ids: list[str]) -> dict[str, int | None]:
         """The current version of each table (None: gone), in one round trip."""
@@ -402,11 +411,40 @@ class LiveStore:
             ],
         )
 
+    def _watchers_key(self, table_id: str) -> str:
+        return f"{self.keys.presence(table_id)}:watchers"
+
+    async def set_watchers(
+        self, table_id: str, process_id: str, count: int, expires_ms: int, keep_seconds: int
+    ) -> None:
+        """How many spectators' sockets this process has on the table (0: none)."""
+        key = self._watchers_key(table_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            if count:
+                pipe.hset(key, process_id, f"{expires_ms}:{count}")
+                pipe.expire(key, keep_seconds)
+            else:
+                pipe.hdel(key, process_id)
+            await pipe.execute()
+
+    async def watchers(self, table_id: str, now_ms: int) -> int:
+        """How many spectators' sockets watch the table, summed over every process."""
+        return _live_watchers(await self.redis.hgetall(self._watchers_key(table_id)), now_ms)
+
     async def presence(self, table_id: str, now_ms: int) -> set[int]:
         return _live_seats(await self.redis.hgetall(self.keys.presence(table_id)), now_ms)
 
     async def publish_table(self, table_id: str, message: dict[str, Any]) -> None:
         await self.redis.publish(self.keys.table_channel(table_id), dumps(message))
+
+
+def _live_watchers(watchers: dict[Any, Any], now_ms: int) -> int:
+    total = 0
+    for value in watchers.values():
+        expires, count = str(value.decode() if isinstance(value, bytes) else value).split(":")
+        if float(expires) > now_ms:
+            total += int(count)
+    return total
 
 
 def _live_seats(presence: dict[Any, Any], now_ms: int) -> set[int]:

@@ -80,7 +80,8 @@ class BotTurns:
         if current is not None and current.state["status"] == "playing":
             game = game_of(current.state)
             who = bot_on_turn(current.state, game)
-            if who is not None and game is not None:
+            # (At the end of a pause between rounds, play.expire starts the round first.)
+            if who is not None and game is not None and not current.state.get("next_round_at"):
                 if table_id not in self._thinking:
                     self._thinking.add(table_id)
                     view = build_view(current.state, game, game.turn, set())

@@ -14,7 +14,8 @@ sockets missed. A heartbeat checks the versions of the tables served here, resyn
 this process is behind on, and tells each socket the seq of its tables, so a client that
 missed something notices. Which seats have a socket here is written to the store's
 presence hash (refreshed while it lasts, expiring if this process dies), and every change
-of it is announced with the seats connected anywhere.
+of it is announced with the seats connected anywhere. How many spectators' sockets each
+process has is kept beside it, and a change of the total is announced too.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ PRESENCE_REFRESH_SECONDS = 10.0
 # PROTOCOL §2a: at least every 15 s on a socket with table subscriptions.
 HEARTBEAT_SECONDS = 10.0
 PRESENCE_KEEP_SECONDS = 60
+# Spectators coming and going are counted in the store at most this often per table.
+WATCHERS_DEBOUNCE_SECONDS = 0.25
 
 
 class Subscriber(Protocol):
@@ -73,6 +76,7 @@ class Snapshot:
     state: dict[str, Any]
     connected: set[int]
     parsed: Game | None = _UNPARSED
+    spectators: int = 0
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
     def seat_for(self, player_id: int | None) -> int | None:
@@ -91,7 +95,9 @@ class Snapshot:
     def view_for(self, seat: int | None) -> dict[str, Any]:
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = build_view(self.state, self.game, seat, self.connected)
+            view = self._views[seat] = build_view(
+                self.state, self.game, seat, self.connected, self.spectators
+            )
         return view
 
     def message(self, player_id: int | None, last_sent: int) -> dict[str, Any]:
@@ -120,14 +126,15 @@ class Snapshot:
                 }
                 for s, who in enumerate(self.state["seats"])
             ],
+            "spectators": self.spectators,
         }
 
 
 async def load_snapshot(store: LiveStore, table_id: str) -> Snapshot | None:
-    current, connected = await store.load_with_presence(table_id, now_ms())
+    current, connected, watchers = await store.load_with_watchers(table_id, now_ms())
     if current is None:
         return None
-    return Snapshot(table_id, current.version, current.state, connected)
+    return Snapshot(table_id, current.version, current.state, connected, spectators=watchers)
 
 
 @dataclass(eq=False)
@@ -140,6 +147,15 @@ class Watch:
     connected: set[int] = field(default_factory=set)
     # The seats this process has marked present in the store.
     local_seats: set[int] = field(default_factory=set)
+    # Spectators' sockets here (as stored, and as they are now), and on every process.
+    local_watchers: int = 0
+    watchers_now: int = 0
+    watchers_pending: bool = False
+    spectators: int = 0
+
+    def spectators_now(self) -> int:
+        """The total with this process's latest count, before the store has it."""
+        return max(0, self.spectators + self.watchers_now - self.local_watchers)
     # Presence work is serialised per table, in the order it was asked for.
     presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -191,6 +207,13 @@ class Feed:
                     )
                 except Exception:
                     log.warning("could not clear presence of table %s", watch.table_id)
+            if watch.local_watchers:
+                try:
+                    await self.store.set_watchers(
+                        watch.table_id, self.process_id, 0, 0, PRESENCE_KEEP_SECONDS
+                    )
+                except Exception:
+                    log.warning("could not clear the spectators of table %s", watch.table_id)
         await self.hub.stop()
 
     @property
@@ -242,12 +265,14 @@ class Feed:
             await self.unsubscribe_table(sub, table_id)
             return None
         watch.connected = snapshot.connected
+        watch.spectators = snapshot.spectators
         if not watch.advance(snapshot):
             assert watch.latest is not None
             snapshot = watch.latest
         await self._update_presence(watch)
         # The snapshot may have been read before this socket counted as present: it does now.
         snapshot.connected = snapshot.connected | watch.local_seats
+        snapshot.spectators = watch.spectators_now()
         return snapshot
 
     async def unsubscribe_table(self, sub: Subscriber, table_id: str) -> None:
@@ -280,7 +305,8 @@ class Feed:
         connected = set() if watch is None else watch.connected
         if game is None and state.get("game") is not None:
             game = _UNPARSED  # the writer did not have the game at hand
-        snapshot = Snapshot(table_id, version, state, connected, game)
+        snapshot = Snapshot(table_id, version, state, connected, game,
+                            spectators=0 if watch is None else watch.spectators)
         if watch is not None:
             if not watch.advance(snapshot) and watch.latest is not None \
                     and watch.latest.version == version:
@@ -299,9 +325,11 @@ class Feed:
         """Mark the seats that have a socket here present in the store (and announce it)."""
         async with watch.presence_lock:
             snapshot = watch.latest
-            seats = set() if snapshot is None or self.watches.get(watch.table_id) is not watch \
-                else {seat for sub in watch.subs
-                      if (seat := snapshot.seat_for(sub.player_id)) is not None}
+            seat_of_sub = [] if snapshot is None or self.watches.get(watch.table_id) is not watch \
+                else [snapshot.seat_for(sub.player_id) for sub in watch.subs]
+            seats = {seat for seat in seat_of_sub if seat is not None}
+            watchers = sum(seat is None for seat in seat_of_sub)
+            self._note_watchers(watch, watchers)
             before = watch.local_seats
             if seats == before:
                 return
@@ -313,6 +341,33 @@ class Feed:
             watch.local_seats = seats
             watch.connected = (watch.connected - (before - seats)) | seats
 
+    def _note_watchers(self, watch: Watch, watchers: int) -> None:
+        """Count this process's spectators of the table in the store soon: a crowd coming
+        or going at once is written once, not once per socket."""
+        watch.watchers_now = watchers
+        if watchers != watch.local_watchers and not watch.watchers_pending:
+            watch.watchers_pending = True
+            self._spawn(self._flush_watchers(watch), f"spectators of table {watch.table_id}")
+
+    async def _flush_watchers(self, watch: Watch) -> None:
+        await asyncio.sleep(WATCHERS_DEBOUNCE_SECONDS)
+        watch.watchers_pending = False
+        if watch.watchers_now != watch.local_watchers:
+            await self._update_watchers(watch, watch.watchers_now)
+
+    async def _update_watchers(self, watch: Watch, watchers: int) -> None:
+        """Store how many spectators' sockets are here; announce the new total."""
+        await self.store.set_watchers(
+            watch.table_id, self.process_id, watchers, now_ms() + PRESENCE_TTL_MS,
+            PRESENCE_KEEP_SECONDS,
+        )
+        watch.local_watchers = watchers
+        total = await self.store.watchers(watch.table_id, now_ms())
+        watch.spectators = total
+        await self.store.publish_table(
+            watch.table_id, {"kind": "spectators", "table_id": watch.table_id, "count": total}
+        )
+
     async def refresh_presence(self) -> None:
         for watch in list(self.watches.values()):
             if watch.local_seats:
@@ -320,6 +375,11 @@ class Feed:
                 await self.store.set_presence(
                     watch.table_id, self.process_id, watch.local_seats, set(), now,
                     now + PRESENCE_TTL_MS, PRESENCE_KEEP_SECONDS,
+                )
+            if watch.local_watchers:
+                await self.store.set_watchers(
+                    watch.table_id, self.process_id, watch.local_watchers,
+                    now_ms() + PRESENCE_TTL_MS, PRESENCE_KEEP_SECONDS,
                 )
 
     def _after_change(self, watch: Watch, snapshot: Snapshot) -> None:
@@ -337,19 +397,25 @@ class Feed:
             state = message.get("state")
             version = message.get("v")
             if isinstance(state, dict) and isinstance(version, int):
-                snapshot = Snapshot(watch.table_id, version, state, watch.connected)
+                snapshot = Snapshot(watch.table_id, version, state, watch.connected,
+                                    spectators=watch.spectators)
                 if watch.advance(snapshot):
                     self._after_change(watch, snapshot)
-        elif kind == "presence":
+        elif kind in ("presence", "spectators"):
             seats = message.get("seats")
             if isinstance(seats, list):
                 watch.connected = {s for s in seats if isinstance(s, int)}
+            if isinstance(message.get("count"), int):
+                watch.spectators = message["count"]
             if watch.latest is not None:
                 latest = watch.latest
-                note = Snapshot(latest.table_id, latest.version, latest.state,
-                                watch.connected).presence_message()
+                note = Snapshot(latest.table_id, latest.version, latest.state, watch.connected,
+                                spectators=watch.spectators).presence_message()
                 for sub in list(watch.subs):
                     sub.offer(note)
+        elif kind == "notice":  # a message for every watcher, not a change of the table
+            for sub in list(watch.subs):
+                sub.offer(message["message"])
         elif kind == "chat":
             for sub in list(watch.subs):
                 if sub.conn_id != message.get("origin"):
@@ -373,6 +439,7 @@ class Feed:
                     sub.offer({"type": "table.removed", "table_id": table_id})
             return
         watch.connected = snapshot.connected
+        watch.spectators = snapshot.spectators
         if watch.advance(snapshot):
             self._after_change(watch, snapshot)
 

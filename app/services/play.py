@@ -21,6 +21,7 @@ from app.services.tables import (
     game_of,
     not_found,
     now_ms,
+    pause_remaining,
     seat_of,
 )
 
@@ -65,9 +66,14 @@ async def _play(
         game = game_of(state)
     if game is None or game.turn != seat:
         raise ServiceError("not_your_turn", "it is not your turn", 409)
-    if state["deadline"] is not None and now_ms() > state["deadline"] and not is_bot(
-        state["seats"][seat]
-    ):
+    pause_left = pause_remaining(state)
+    if pause_left > 0:
+        raise ServiceError(
+            "not_your_turn", f"the next round starts in {-(-pause_left // 1000)} s", 409
+        )
+    # Once the pause between rounds is over, the first turn's clock has not started yet.
+    deadline = None if state.get("next_round_at") is not None else state["deadline"]
+    if deadline is not None and now_ms() > deadline and not is_bot(state["seats"][seat]):
         if store.outage_since is not None:
             # The store was away: the clocks are about to be restarted, not run out.
             raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
@@ -98,7 +104,7 @@ async def resign(store: LiveStore, player_id: int, table_id: str) -> Change:
         if current.state["status"] == "finished" or game is None:
             raise ServiceError("game_over", "there is no game in progress", 409)
         try:
-            events = game.timeout(seat)
+            events = game.timeout(seat, "resign")
         except IllegalMove as error:
             raise ServiceError("game_over", str(error), 409) from error
         change = await commit(store, current, current.state, events, game)
@@ -122,9 +128,15 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
         if deadline is not None and deadline > now_ms():
             return None
         game = game_of(current.state)
-        if game is None or game.turn is None or is_bot(current.state["seats"][game.turn]):
+        if game is None or game.turn is None:
             return None
-        if current.state.get("bot_takeover"):  # a casual table lets a bot play on for him
+        if current.state.get("next_round_at") is not None:
+            # The pause between rounds is over: the first turn's clock starts now.
+            state = current.state
+            events = [{"type": "round_resume", "round": game.round, "turn": game.turn}]
+        elif is_bot(current.state["seats"][game.turn]):
+            return None
+        elif current.state.get("bot_takeover"):  # a casual table lets a bot play on for him
             state, events = hand_over(current.state, game)
         else:
             state, events = current.state, game.timeout(game.turn)

@@ -43,6 +43,8 @@ def wake_at(state: dict[str, Any], game: Game | None, now: int) -> int | None:
     the moment it should move (the bot then plays well inside that deadline)."""
     if state["status"] != "playing":
         return None
+    if state.get("next_round_at") is not None:  # nobody moves before the next round's deal
+        return int(state["next_round_at"])
     if bot_on_turn(state, game) is not None:
         return now + int(state.get("bot_pace_ms", DEFAULT_PACE_MS))
     deadline: int | None = state["deadline"]

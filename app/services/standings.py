@@ -72,7 +72,7 @@ async def player_page(session: AsyncSession, name: str) -> dict[str, Any] | None
     if player is None:
         return None
     recent = await session.execute(
-        select(GamePlayer, Game.variant, Game.finished_at, Game.rated)
+        select(GamePlayer, Game.variant, Game.finished_at, Game.rated, Game.end_reason)
         .join(Game, Game.id == GamePlayer.game_id)
         .where(GamePlayer.player_id == player.id)
         .order_by(Game.finished_at.desc(), Game.id.desc())
@@ -88,8 +88,10 @@ async def player_page(session: AsyncSession, name: str) -> dict[str, Any] | None
             "rating": gp.points,
             "outcome": gp.outcome,
             "rated": rated,
+            # how the game ended ("goat", "target", "timeout", "resign", ...)
+            "reason": end_reason,
         }
-        for gp, variant, finished_at, rated in recent
+        for gp, variant, finished_at, rated, end_reason in recent
     ]
     return {
         "name": player.name,

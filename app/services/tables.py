@@ -61,6 +61,12 @@ def seat_of(state: dict[str, Any], player_id: int | None) -> int | None:
     return None
 
 
+def pause_remaining(state: dict[str, Any]) -> int:
+    """Milliseconds left of the pause between two rounds (0: no pause now)."""
+    until = state.get("next_round_at")
+    return 0 if until is None else max(0, until - now_ms())
+
+
 def game_of(state: dict[str, Any]) -> Game | None:
     return None if state["game"] is None else game_from_dict(state["game"])
 
@@ -78,6 +84,7 @@ def public_table(state: dict[str, Any]) -> dict[str, Any]:
         ],
         "status": state["status"],
         "turn_seconds": state["turn_seconds"],
+        "round_pause_seconds": state.get("round_pause_seconds", 0),
         "rated": state["rated"],
         "created_by": state["created_by"]["name"],
         "game_id": state["game_id"],
@@ -114,7 +121,11 @@ def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 def build_view(
-    state: dict[str, Any], game: Game | None, seat: int | None, connected: set[int]
+    state: dict[str, Any],
+    game: Game | None,
+    seat: int | None,
+    connected: set[int],
+    spectators: int = 0,
 ) -> dict[str, Any]:
     """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's.
 
@@ -125,6 +136,13 @@ def build_view(
     view["game_id"] = state["game_id"]
     view["status"] = state["status"]
     view["deadline"] = state["deadline"] if state["status"] == "playing" else None
+    view["next_round_at"] = state.get("next_round_at")
+    view["rematch"] = state.get("rematch")
+    view["spectators"] = spectators
+    if view["next_round_at"] is not None:
+        # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
+        view["deadline"] = None
+        view["legal"] = []
     for entry in view["seats"]:
         who = state["seats"][entry["seat"]]
         entry["player"] = None if who is None else who["name"]
@@ -198,8 +216,11 @@ async def commit(
     state: dict[str, Any],
     events: list[dict[str, Any]],
     game: Game | None,
+    *,
+    listed: bool = True,
 ) -> Change | None:
     """Write `state` (with `game`'s new position) if nobody changed the table meanwhile.
+    `listed`: False for a change of a table that must stay out of the lobby's index.
 
     Sets the status, the deadline of the player now on turn and the event log; a game that
     just ended is marked finished in this same write, which also queues its result for
@@ -218,7 +239,13 @@ async def commit(
             state["finished_at"] = now
         elif game.status == "playing":
             state["status"] = "playing"
-    if state["status"] == "playing":
+    state["next_round_at"] = None
+    pause = state.get("round_pause_seconds", 0)
+    if state["status"] == "playing" and pause and any(e["type"] == "round_end" for e in events):
+        # A pause between rounds: the clock wakes at its end (play.expire then starts the
+        # first turn's clock), so everyone can look at the round that was just played.
+        state["next_round_at"] = state["deadline"] = now + pause * 1000
+    elif state["status"] == "playing":
         state["deadline"] = now + state["turn_seconds"] * 1000
     else:
         state["deadline"] = None
@@ -234,6 +261,7 @@ async def commit(
         retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished else None,
         lobby_entry=lobby_entry_changed(current.state, state),
         archive=archive,
+        listed=listed,
     )
     if written is None:
         return None

@@ -182,6 +182,7 @@ def test_player_page(client: httpx.Client, players: dict[str, int]):
         "rating": 1,
         "outcome": "won",
         "rated": True,
+        "reason": "timeout",  # how the game ended, so a page tells a resignation from a goat
     }
     assert (recent[2]["seat"], recent[2]["final"], recent[2]["rating"]) == (1, 60, 4)
     # History: cumulative points per variant after each rated game, oldest first.

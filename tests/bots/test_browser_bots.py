@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.bots.test_tables import bot_env
-from tests.e2e.test_browser import (  # noqa: F401 (fixtures)
+from tests.e2e.browser import (  # noqa: F401 (fixtures)
     DESKTOP,
     GAME_SECONDS,
     browser,
@@ -44,6 +44,7 @@ def test_a_player_adds_a_bot_and_plays_it_to_the_end(bot_server: Server, open_ta
     form = page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("goat")
     form.locator("select[name=seats]").select_option("2")
+    form.locator("input[name=round_pause_seconds]").fill("1")
     form.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"#/table/"))
     expect(page.get_by_text("Waiting for 1 more player")).to_be_visible()

@@ -144,7 +144,7 @@ async def test_bots_take_over_and_finish_across_a_sigkill(
             r = await http.post(
                 "/api/tables", headers=person.headers,
                 json={"variant": "goat", "seats": 2, "rated": False, "turn_seconds": 5,
-                      "bot_takeover": True},
+                      "bot_takeover": True, "round_pause_seconds": 0},
             )
             assert r.status_code == 201, r.text
             table_id = r.json()["id"]

@@ -44,12 +44,14 @@ async def register(http: httpx.AsyncClient, name: str | None = None) -> Account:
 async def create_table(
     http: httpx.AsyncClient, owner: Account, *, seats: int = 4, variant: str = "goat",
     options: dict[str, Any] | None = None, turn_seconds: int = 60, rated: bool = True,
+    round_pause_seconds: int = 0,
 ) -> Message:
     r = await http.post(
         "/api/tables",
         headers=owner.headers,
         json={"variant": variant, "seats": seats, "options": options or {},
-              "turn_seconds": turn_seconds, "rated": rated},
+              "turn_seconds": turn_seconds, "rated": rated,
+              "round_pause_seconds": round_pause_seconds},
     )
     assert r.status_code == 201, r.text
     return dict(r.json())

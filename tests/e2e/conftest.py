@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser import browser, open_tab  # noqa: F401  (fixtures of the browser tests)
 from tests.servers import Server, run_server
 
 # Short sweeps keep timeouts prompt; the turn clocks themselves are what tests set.

@@ -300,7 +300,7 @@ def expected_gains(view: dict[str, Any]) -> list[int]:
     that play to one)."""
     result = view["result"]
     final = result["final"]
-    if result["reason"] == "timeout":
+    if result["reason"] in ("timeout", "resign"):  # RULES 1.10: the same scoring
         return rating.timeout_gains(final, result["losers"][0])
     if result["reason"] == "target":
         return rating.higher_wins_gains(final, result["winners"], view["target"])

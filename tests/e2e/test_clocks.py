@@ -68,7 +68,8 @@ async def test_a_turn_timeout_ends_the_game_by_the_timeout_formula(server: Serve
     assert result["reason"] == "timeout"
     assert result["losers"] == [on_turn]
     events = seated.players[0].frames[-1]["events"]
-    assert {"type": "timeout", "round": last["view"]["round"], "seat": on_turn} in events
+    assert {"type": "timeout", "round": last["view"]["round"], "seat": on_turn,
+            "reason": "timeout"} in events
 
 
 async def test_resigning_is_a_timeout_of_the_resigning_seat(server: Server) -> None:
@@ -81,7 +82,8 @@ async def test_resigning_is_a_timeout_of_the_resigning_seat(server: Server) -> N
     assert reply["type"] == "table.state" and reply["view"]["status"] == "finished"
     game = await finish(seated, server)
     result = game.finals[0]["view"]["result"]
-    assert result["reason"] == "timeout" and result["losers"] == [resigner]
+    # Scored as a timeout (RULES 1.10) but told as what it was (PROTOCOL §2a).
+    assert result["reason"] == "resign" and result["losers"] == [resigner]
     again = await seated.players[resigner].request(
         {"type": "resign", "table_id": seated.table_id}
     )

@@ -127,7 +127,11 @@ async def test_refused_commands_get_their_code_and_change_nothing(server: Server
 
     after = await current(seated, server)
     assert after["seq"] == seq
-    assert after["view"] == {**state["view"], "you": None, "hand": [], "legal": []}
+    # How many watch is presence, not the table: the probes themselves come and go.
+    watching = {"spectators": None}
+    assert {**after["view"], **watching} == {
+        **state["view"], "you": None, "hand": [], "legal": [], **watching
+    }
     # The move was still there to be made.
     assert (await me.request(move_of(state)))["type"] == "table.state"
 
@@ -229,7 +233,8 @@ async def test_the_tables_api_keeps_its_contract(server: Server) -> None:
         assert (await http.post("/api/tables", json=body)).status_code == 401
         for bad in [{"variant": "chess"}, {"options": {"fish_rule": "some"}},
                     {"options": {"colour": "red"}}, {"turn_seconds": 4},
-                    {"turn_seconds": 301}, {"seats": 5}, {"seats": 1}]:
+                    {"turn_seconds": 301}, {"seats": 5}, {"seats": 1},
+                    {"round_pause_seconds": -1}, {"round_pause_seconds": 31}]:
             r = await http.post("/api/tables", json={**body, **bad}, headers=a.headers)
             assert r.status_code == 422, (bad, r.text)
         r = await http.post("/api/tables", json=body, headers=a.headers)
@@ -240,7 +245,7 @@ async def test_the_tables_api_keeps_its_contract(server: Server) -> None:
             "seats": [{"seat": 0, "player": a.name}, {"seat": 1, "player": None},
                       {"seat": 2, "player": None}],
             "status": "waiting", "turn_seconds": 45, "rated": False, "created_by": a.name,
-            "game_id": None,
+            "game_id": None, "round_pause_seconds": 5,
         }
         tid = table["id"]
         assert (await http.get(f"/api/tables/{tid}")).json() == table

@@ -209,7 +209,9 @@ def test_timeout_at_any_point(
     }
     assert {k: played.game.result[k] for k in want} == want
     rec = played.game.record([f"p{i}" for i in range(n)])
-    assert rec["timeout"] == {"round": len(played.ref.rounds) - 1, "seat": seat}
+    assert rec["timeout"] == {
+        "round": len(played.ref.rounds) - 1, "seat": seat, "reason": "timeout"
+    }
     assert rec["rounds"][-1]["end"]["kind"] == "timeout"
     assert rec["rounds"][-1]["end"]["by"] == seat
     assert rec["rounds"][-1]["end"]["credited"] == [0] * n

@@ -1,6 +1,8 @@
 // HTTP calls and the signed-in identity (token kept in localStorage so a reload
 // stays signed in; the server's HttpOnly cookie is a second channel we don't read).
 
+import { lang, t } from "./i18n.js";
+
 const TOKEN_KEY = "domino.token";
 const PLAYER_KEY = "domino.player";
 
@@ -40,18 +42,18 @@ function describeDetail(detail, status) {
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
     // FastAPI's validation errors: [{loc, msg}, ...]
-    return detail
-      .map((e) => {
-        const where = Array.isArray(e.loc) ? e.loc.filter((p) => p !== "body").join(".") : "";
-        return where ? `${where}: ${e.msg}` : String(e.msg ?? e);
-      })
-      .join("; ");
+    // FastAPI's validation errors name the fields; their own words are for developers.
+    const fields = detail
+      .map((e) => (Array.isArray(e.loc) ? e.loc.filter((p) => p !== "body").join(".") : ""))
+      .filter(Boolean);
+    return t("error.invalid", { fields: fields.join(", ") || "—" });
   }
-  return `Request failed (${status})`;
+  return t("error.request_failed", { status });
 }
 
 export async function api(method, path, body) {
-  const headers = { Accept: "application/json" };
+  // The server says its `detail`s for people in this language.
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
   const token = auth.token;
   if (token) headers.Authorization = `Bearer ${token}`;
   const init = { method, headers, credentials: "same-origin" };
@@ -63,7 +65,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "The server cannot be reached.");
+    throw new ApiError(0, t("error.unreachable"));
   }
   let data = null;
   const text = await response.text();

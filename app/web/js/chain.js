@@ -3,6 +3,7 @@
 // right); other shapes are normalised as well as possible.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { parseTile, tileSvg } from "./tiles.js";
 
 /** Normalise the engine's chain into [{tile, left, right, double}]. */
@@ -29,17 +30,16 @@ export function normaliseChain(chain) {
 }
 
 function unitFor(width) {
-  // Tile height in px: small phones get small tiles, desktops larger ones.
-  if (width < 420) return 18;
-  if (width < 800) return 22;
-  return 26;
+  // Tile height in px, sized to the felt: about 14 tile widths to a row, from 24 px on a
+  // phone to 44 px on a desktop.
+  return Math.max(24, Math.min(44, Math.floor(width / 15)));
 }
 
 /**
  * Render the line of play into `container`.
  * choices: ends the selected tile may go to, each {end, label}; onChoose(end).
  */
-export function renderChain(container, rawChain, { choices = [], onChoose = null, ends = null } = {}) {
+export function renderChain(container, rawChain, { choices = [], onChoose = null, ends = null, last = null } = {}) {
   const chain = normaliseChain(rawChain);
   const width = container.clientWidth || 320;
   const u = unitFor(width);
@@ -69,7 +69,7 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
     if (!c) return null;
     return h("button", {
       type: "button", class: "end-choice", dataset: { end },
-      "aria-label": `Play on the ${c.label}`, title: `Play on the ${c.label}`,
+      "aria-label": t("board.play_on", { end: c.label }), title: t("board.play_on", { end: c.label }),
       onclick: () => onChoose && onChoose(end),
     }, c.short ?? "▼");
   };
@@ -77,7 +77,7 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
   const board = [];
   if (chain.length === 0) {
     const lead = choices.find((c) => c.end === null || c.end === "lead");
-    board.push(h("div", { class: "chain-empty" }, lead ? "" : "The line of play is empty."));
+    board.push(h("div", { class: "chain-empty" }, lead ? "" : t("board.empty")));
   }
   rows.forEach((items, r) => {
     const reverse = r % 2 === 1;
@@ -85,7 +85,8 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
       // A reversed row is read right to left, so each tile turns round too.
       const [a, b] = reverse ? [item.right, item.left] : [item.left, item.right];
       return h("span", {
-        class: `chain-tile ${item.double ? "double" : ""}`,
+        // The last placement is marked (and, without reduced motion, slides in).
+        class: `chain-tile ${item.double ? "double" : ""} ${last && item.tile === last ? "last" : ""}`,
         title: item.tile, "aria-label": item.tile, role: "img", dataset: { tile: item.tile },
       }, tileSvg(a, b, { horizontal: !item.double }));
     });
@@ -101,5 +102,5 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
   container.replaceChildren(...board);
   container.dataset.ends = JSON.stringify(ends || {});
   container.setAttribute("aria-label",
-    chain.length ? `Line of play: ${chain.map((x) => `${x.left}-${x.right}`).join(", ")}${ends ? "" : ""}` : "Line of play: empty");
+    chain.length ? t("board.line", { tiles: chain.map((x) => `${x.left}-${x.right}`).join(", ") }) : t("board.line_empty"));
 }

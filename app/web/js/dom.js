@@ -49,21 +49,4 @@ export function replace(el, ...children) {
   return el;
 }
 
-export function formatTime(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const m = Math.floor(total / 60);
-  const sec = total % 60;
-  return `${m}:${String(sec).padStart(2, "0")}`;
-}
-
-export function formatDate(value) {
-  if (value === null || value === undefined) return "";
-  const d = typeof value === "number" ? new Date(value) : new Date(String(value));
-  if (Number.isNaN(d.getTime())) return String(value);
-  return d.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
-}
-
-/** "+3" for positive deltas, "0" / "-2" otherwise. */
-export function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
-}
+export { duration as formatTime, date as formatDate, signedNum as signed } from "./i18n.js";

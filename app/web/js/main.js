@@ -1,8 +1,12 @@
-// Entry point: hash routing (#/lobby, #/table/ID, #/leaderboard/goat,
-// #/player/NAME, #/replay/GAMEID, #/signin) and the site header.
+// Entry point: hash routing (#/lobby, #/table/ID, #/leaderboard/goat, #/player/NAME,
+// #/replay/GAMEID, #/rules/VARIANT, #/signin), the site header and its switches
+// (language, colour scheme, sound).
 
 import { auth } from "./api.js";
-import { h, replace } from "./dom.js";
+import { setTitle } from "./alerts.js";
+import { h, replace, s } from "./dom.js";
+import { LANGUAGES, applyLanguage, lang, setLang, t } from "./i18n.js";
+import { applyTheme, muted, setMuted, setTheme, theme } from "./prefs.js";
 import { socket } from "./socket.js";
 import { signOut, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
@@ -11,11 +15,19 @@ import { renderLeaderboard } from "./views/leaderboard.js";
 import { renderLobby } from "./views/lobby.js";
 import { renderPlayer } from "./views/player.js";
 import { renderReplay } from "./views/replay.js";
+import { renderRules } from "./views/rules.js";
 import { renderTable } from "./views/table.js";
 
 const main = document.getElementById("main");
 let cleanup = null;
 let renderToken = 0;
+
+/** Fill every element of the static page marked data-i18n / data-i18n-label. */
+function translateStatic() {
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  setTitle(t("site.title"));
+}
 
 function renderHeader() {
   const area = document.getElementById("user-area");
@@ -23,17 +35,55 @@ function renderHeader() {
   if (player) {
     replace(area,
       h("a", { href: `#/player/${encodeURIComponent(player.name)}`, class: "me", "data-testid": "me" }, player.name),
-      h("button", { type: "button", class: "link-button", onclick: signOut }, "Sign out"));
+      h("button", { type: "button", class: "link-button", onclick: signOut }, t("nav.sign_out")));
   } else {
-    replace(area, h("a", { href: "#/signin" }, "Sign in"));
+    // From a table (an invite), signing in or up comes back to it.
+    replace(area, h("a", { href: "#/signin", onclick: () => {
+      if (location.hash.startsWith("#/table/")) sessionStorage.setItem("domino.next", location.hash);
+    } }, t("nav.sign_in")));
   }
+  renderPrefs();
+}
+
+function renderPrefs() {
+  const language = h("select", { class: "lang-select", "aria-label": t("prefs.language"), "data-testid": "lang" },
+    LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === lang(), lang: l.code }, l.name)));
+  language.addEventListener("change", () => setLang(language.value));
+  const schemes = ["auto", "light", "dark"];
+  const scheme = h("button", {
+    type: "button", class: "pref-button", "data-testid": "theme", "aria-label": t("prefs.theme"),
+    title: t(`prefs.theme_${theme()}`),
+    onclick: () => {
+      setTheme(schemes[(schemes.indexOf(theme()) + 1) % schemes.length]);
+      renderPrefs();
+    },
+  }, theme() === "dark" ? "☾" : theme() === "light" ? "☀" : "◐");
+  const sound = h("button", {
+    type: "button", class: "pref-button", "data-testid": "mute", "aria-pressed": muted() ? "true" : "false",
+    "aria-label": t("prefs.mute"), title: muted() ? t("prefs.sound_off") : t("prefs.sound_on"),
+    onclick: () => {
+      setMuted(!muted());
+      renderPrefs();
+    },
+  }, speakerIcon(muted()));
+  replace(document.getElementById("prefs"), language, scheme, sound);
+}
+
+/** A small speaker, struck through when muted (drawn: emoji fonts are not everywhere). */
+function speakerIcon(off) {
+  return s("svg", { viewBox: "0 0 24 24", width: 16, height: 16, class: "speaker", "aria-hidden": "true" },
+    s("path", { d: "M3 9h4l5-4v14l-5-4H3z", fill: "currentColor" }),
+    off
+      ? s("path", { d: "M16 9l5 6M21 9l-5 6", stroke: "currentColor", "stroke-width": 2, fill: "none" })
+      : s("path", { d: "M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12", stroke: "currentColor", "stroke-width": 2, fill: "none" }));
 }
 
 const ROUTES = [
-  [/^#\/table\/([^/]+)$/, (m) => (root) => renderTable(root, decodeURIComponent(m[1]))],
-  [/^#\/leaderboard(?:\/([^/]+))?$/, (m) => (root) => renderLeaderboard(root, decodeURIComponent(m[1] || "goat"))],
-  [/^#\/player\/([^/]+)$/, (m) => (root) => renderPlayer(root, decodeURIComponent(m[1]))],
-  [/^#\/replay\/([^/]+)$/, (m) => (root) => renderReplay(root, decodeURIComponent(m[1]))],
+  [/^#\/table\/([^/?]+)$/, (m) => (root) => renderTable(root, decodeURIComponent(m[1]))],
+  [/^#\/leaderboard(?:\/([^/?]+))?(?:\?.*)?$/, (m) => (root) => renderLeaderboard(root, decodeURIComponent(m[1] || "goat"))],
+  [/^#\/player\/([^/?]+)$/, (m) => (root) => renderPlayer(root, decodeURIComponent(m[1]))],
+  [/^#\/replay\/([^/?]+)$/, (m) => (root) => renderReplay(root, decodeURIComponent(m[1]))],
+  [/^#\/rules(?:\/([^/?]+))?$/, (m) => (root) => renderRules(root, decodeURIComponent(m[1] || "goat"))],
   [/^#\/signin$/, () => (root) => renderAuth(root)],
   [/^#\/lobby$/, () => (root) => renderLobby(root)],
 ];
@@ -62,6 +112,7 @@ async function route() {
   }
   const mine = ++renderToken;
   main.replaceChildren();
+  setTitle(t("site.title"));
   for (const a of document.querySelectorAll("[data-nav]")) {
     a.classList.toggle("active", hash.startsWith(`#/${a.dataset.nav}`));
   }
@@ -78,11 +129,20 @@ socket.on("connection", (msg) => {
 });
 socket.on("unauthorized", () => {
   renderHeader();
-  toast("Your session has expired. Please sign in again.");
+  toast(t("auth.expired"));
 });
 
 window.addEventListener("hashchange", route);
 window.addEventListener("domino:auth", renderHeader);
+window.addEventListener("domino:lang", () => {
+  translateStatic();
+  renderHeader();
+  socket.sayLanguage();
+  route();
+});
+applyTheme();
+applyLanguage();
+translateStatic();
 renderHeader();
 socket.connect();
 // Variant names and option words come from the server: draw the first page once they are here.

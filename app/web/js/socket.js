@@ -2,6 +2,7 @@
 // token, and lets views register handlers and "on open" re-subscriptions.
 
 import { auth } from "./api.js";
+import { lang } from "./i18n.js";
 
 class Socket {
   constructor() {
@@ -32,7 +33,8 @@ class Socket {
       if (ws !== this.ws) return;
       this.retry = 0;
       const token = auth.token;
-      if (token) ws.send(JSON.stringify({ type: "hello", token }));
+      // hello names the language of error messages (and the token, if there is one).
+      ws.send(JSON.stringify(token ? { type: "hello", token, lang: lang() } : { type: "hello", lang: lang() }));
       for (const hook of [...this.openHooks]) hook();
       const queued = this.queue;
       this.queue = [];
@@ -95,6 +97,21 @@ class Socket {
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
     else if (msg.type !== "ping") this.queue.push(msg);
+  }
+
+  /** Tell the server the language error messages should be in. */
+  sayLanguage() {
+    this.sendIfOpen({ type: "hello", lang: lang() });
+  }
+
+  /**
+   * Send a command now or not at all: returns false while disconnected. Moves use it,
+   * so a move made offline is refused visibly instead of arriving late for a stale seq.
+   */
+  sendNow(msg) {
+    if (!this.connected) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
   }
 
   /** Send only on an open socket (a reconnect forgets subscriptions by itself). */

@@ -7,6 +7,7 @@
 // Tiles shrink with the board so the cross fits a phone; a very long line scrolls.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { parseTile, tileSvg } from "./tiles.js";
 
 const MIN_UNIT = 12;
@@ -31,7 +32,7 @@ export function hasSpinner(chain) {
  * (a phone) turns the whole cross a quarter clockwise, so the long line runs down the
  * page: the left end at the top, the up arm to the right.
  */
-export function renderSpinner(container, chain, { choices = [], onChoose = null, ends = null } = {}) {
+export function renderSpinner(container, chain, { choices = [], onChoose = null, ends = null, last = null } = {}) {
   const line = chain.filter((item) => !item.arm);
   const up = chain.filter((item) => item.arm === "up");
   const down = chain.filter((item) => item.arm === "down");
@@ -57,8 +58,8 @@ export function renderSpinner(container, chain, { choices = [], onChoose = null,
   const cell = (item, a, b, horizontal, along, across) => {
     const [first, second, flat] = tall && !horizontal ? [b, a, true] : [a, b, tall ? false : horizontal];
     return h("span", {
-      class: `chain-tile ${isDouble(item) ? "double" : ""} ${item.spinner ? "spinner" : ""}`,
-      title: item.tile, "aria-label": item.spinner ? `${item.tile}, the spinner` : item.tile, role: "img",
+      class: `chain-tile ${isDouble(item) ? "double" : ""} ${item.spinner ? "spinner" : ""} ${last && item.tile === last ? "last" : ""}`,
+      title: item.tile, "aria-label": item.spinner ? t("board.spinner_tile", { tile: item.tile }) : item.tile, role: "img",
       dataset: { tile: item.tile, arm: item.arm || "line" }, style: at(along, across),
     }, tileSvg(first, second, { horizontal: flat }));
   };
@@ -67,7 +68,7 @@ export function renderSpinner(container, chain, { choices = [], onChoose = null,
     if (!c) return null;
     return h("button", {
       type: "button", class: "end-choice", dataset: { end }, style: at(along, across),
-      "aria-label": `Play on the ${c.label}`, title: `Play on the ${c.label}`,
+      "aria-label": t("board.play_on", { end: c.label }), title: t("board.play_on", { end: c.label }),
       onclick: () => onChoose && onChoose(end),
     }, c.short ?? "▼");
   };
@@ -90,7 +91,8 @@ export function renderSpinner(container, chain, { choices = [], onChoose = null,
     cells.filter(Boolean));
   container.replaceChildren(grid);
   container.dataset.ends = JSON.stringify(ends || {});
-  const words = (items) => items.map((x) => x.tile).join(", ") || "empty";
-  container.setAttribute("aria-label",
-    `Spinner ${line[centre] ? line[centre].tile : ""}: line ${words(line)}; up ${words(up)}; down ${words(down)}`);
+  const words = (items) => items.map((x) => x.tile).join(", ") || t("board.arm_empty");
+  container.setAttribute("aria-label", t("board.spinner", {
+    tile: line[centre] ? line[centre].tile : "", line: words(line), up: words(up), down: words(down),
+  }));
 }

@@ -2,6 +2,7 @@
 // horizontally (a on the left).
 
 import { s } from "./dom.js";
+import { t } from "./i18n.js";
 
 const A = 0.24, B = 0.5, C = 0.76;
 // Pip positions in a unit square, for a half drawn in a vertical tile.
@@ -77,16 +78,16 @@ export function tileBack({ cls = "" } = {}) {
 }
 
 export function fishIcon(cls = "") {
-  return s("svg", { viewBox: "0 0 40 24", class: `icon fish ${cls}`.trim(), role: "img", "aria-label": "fish" },
-    s("title", {}, "fish"),
+  return s("svg", { viewBox: "0 0 40 24", class: `icon fish ${cls}`.trim(), role: "img", "aria-label": t("icon.fish") },
+    s("title", {}, t("icon.fish")),
     s("path", { d: "M4 12 C10 2, 24 2, 30 12 C24 22, 10 22, 4 12 Z", class: "fish-body" }),
     s("path", { d: "M29 12 L38 4 L38 20 Z", class: "fish-body" }),
     s("circle", { cx: 11, cy: 10, r: 1.8, class: "fish-eye" }));
 }
 
 export function goatIcon(cls = "") {
-  return s("svg", { viewBox: "0 0 40 40", class: `icon goat ${cls}`.trim(), role: "img", "aria-label": "goat" },
-    s("title", {}, "goat"),
+  return s("svg", { viewBox: "0 0 40 40", class: `icon goat ${cls}`.trim(), role: "img", "aria-label": t("icon.goat") },
+    s("title", {}, t("icon.goat")),
     s("path", { d: "M12 10 C6 2, 2 8, 6 14 M28 10 C34 2, 38 8, 34 14", class: "goat-horn" }),
     s("path", { d: "M10 12 C10 6, 30 6, 30 12 L28 26 C26 32, 14 32, 12 26 Z", class: "goat-head" }),
     s("path", { d: "M16 30 L20 38 L24 30", class: "goat-beard" }),

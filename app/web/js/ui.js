@@ -7,9 +7,9 @@ import { socket } from "./socket.js";
 export function toast(message, kind = "error") {
   const box = document.getElementById("toasts");
   if (!box) return;
-  const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", "data-testid": "toast" }, message);
   box.append(el);
-  setTimeout(() => el.remove(), 5000);
+  setTimeout(() => el.remove(), 6000);
 }
 
 export function navigate(hash) {

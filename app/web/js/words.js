@@ -1,10 +1,13 @@
-// Human words for variants, options and game events.
+// Human words for variants, options and game events, all from the catalogue.
+//
+// Variants and their options also describe themselves (GET /api/variants, in English):
+// those words stand in for any the catalogue does not have.
 
+import { has, list, num, t } from "./i18n.js";
 import { variantInfo } from "./variants.js";
 
-// Names of variants and words for their options come from GET /api/variants; until
-// it has arrived (or for a variant it does not list) the plain names stand in.
 export function variantName(v) {
+  if (has(`variant.${v}`)) return t(`variant.${v}`);
   const info = variantInfo(v);
   return info && info.title ? info.title : String(v).replace(/_/g, " ");
 }
@@ -16,12 +19,15 @@ function optionSpec(variant, name) {
 
 /** The label of an option in a form. */
 export function optionLabel(variant, name) {
+  if (has(`option_label.${name}`)) return t(`option_label.${name}`);
   const spec = optionSpec(variant, name);
   return spec && spec.label ? spec.label : name.replace(/_/g, " ");
 }
 
 /** The word for one option value ("" for a switch that is off). */
 export function optionValueWord(variant, name, value) {
+  if (has(`option.${name}.${value}`)) return t(`option.${name}.${value}`);
+  if (typeof value === "number" && has(`option.${name}`)) return t(`option.${name}`, { value });
   const spec = optionSpec(variant, name);
   const i = spec ? (spec.allowed || []).indexOf(value) : -1;
   if (i >= 0 && spec.words && spec.words[i] !== undefined) return spec.words[i];
@@ -50,26 +56,54 @@ export function tableSummary(table) {
 export function seatName(view, seat) {
   const entry = (view.seats || []).find((x) => x.seat === seat);
   if (entry && entry.player) return entry.player;
-  return `Seat ${seat + 1}`;
+  return t("seat.n", { n: seat + 1 });
 }
 
-const END_WORDS = { left: "left", right: "right", up: "top", down: "bottom" };
-
-/** How a prompt names an end: "left end", "Olya's train", "your train", "Mexican train"
- * (`view` may be null: "Seat 2's train"). */
+/** How a prompt names an end: "left", "Olya's train", "your train", "Mexican train"
+ * (`view` may be null). */
 export function endLabel(view, end) {
-  if (end === "mexican") return "Mexican train";
   if (String(end).startsWith("train:")) {
     const seat = Number(String(end).slice(6));
-    if (view && seat === view.you) return "your train";
-    return `${view ? seatName(view, seat) : `Seat ${seat + 1}`}'s train`;
+    if (view && seat === view.you) return t("end.train_yours");
+    return t("end.train_of", { name: view ? seatName(view, seat) : t("seat.n", { n: seat + 1 }) });
   }
-  return `${endWord(end)} end`;
+  return endWord(end);
 }
 
 export function endWord(end) {
   if (end === null || end === undefined) return "";
-  return END_WORDS[end] || String(end).replace(/[_:]/g, " ");
+  return has(`end.${end}`) ? t(`end.${end}`) : String(end).replace(/[_:]/g, " ");
+}
+
+/** Names joined the language's way. */
+export function names(view, seats) {
+  return list(seats.map((s) => seatName(view, s)));
+}
+
+/** Why a round ended, in words (the fish rule included). */
+export function roundEndWords(view, end, fishRule) {
+  const kind = typeof end === "string" ? end : end && end.kind;
+  const by = end && end.by !== undefined && end.by !== null ? seatName(view, end.by) : "";
+  if (kind === "fish") {
+    const rule = fishRule ? ` ${t(`summary.fish_${fishRule}`)}` : "";
+    return `${t("log.fish", { name: by })}${rule}`;
+  }
+  if (kind === "out") return t("log.went_out", { name: by });
+  if (kind === "timeout") return t("log.timeout", { name: by });
+  return t("log.round_over");
+}
+
+/** The headline of a finished game: who resigned, who ran out of time, the goat, the winner. */
+export function resultWords(view, result) {
+  const losers = result.losers || [];
+  const winners = result.winners || [];
+  if (result.reason === "resign") return t("result.resigned", { names: names(view, losers) });
+  if (result.reason === "timeout") return t("result.timed_out", { names: names(view, losers) });
+  if (result.reason === "goat") {
+    return t(losers.length > 1 ? "result.goats" : "result.goat", { names: names(view, losers) });
+  }
+  if (!winners.length) return t("result.draw");
+  return t("result.won", { names: names(view, winners), n: winners.length });
 }
 
 /**
@@ -79,82 +113,83 @@ export function endWord(end) {
 export function describeEvents(events, view) {
   const lines = [];
   const name = (seat) => seatName(view, seat);
+  const fishRule = (view.options || {}).fish_rule;
   for (let i = 0; i < events.length; i++) {
     const ev = events[i] || {};
     const who = ev.seat !== undefined && ev.seat !== null ? name(ev.seat) : "";
     switch (ev.type) {
       case "join":
-        lines.push(`${ev.player || who} joined`);
+        lines.push(t("log.joined", { name: ev.player || who }));
         break;
       case "leave":
-        lines.push(`${ev.player || who} left`);
+        lines.push(t("log.left", { name: ev.player || who }));
         break;
       case "start":
-        lines.push(ev.round ? `Round ${ev.round + 1} begins` : "The game begins");
+        lines.push(ev.round ? t("log.round_begins", { n: ev.round + 1 }) : t("log.game_begins"));
         break;
       case "round_start":
-        lines.push(`Round ${(ev.round ?? 0) + 1}: ${ev.turn !== undefined && ev.turn !== null ? `${name(ev.turn)} leads` : "new deal"}`);
+        lines.push(ev.turn !== undefined && ev.turn !== null
+          ? t("log.round_leads", { n: (ev.round ?? 0) + 1, name: name(ev.turn) })
+          : t("log.round_deal", { n: (ev.round ?? 0) + 1 }));
+        break;
+      case "round_resume":
+        lines.push(t("log.round_resume", { name: name(ev.turn) }));
         break;
       case "redeal":
-        lines.push("Redeal: a hand had too many doubles or one number");
+        lines.push(t("log.redeal"));
         break;
       case "engine":
-        lines.push(`${who} put the engine ${ev.number}-${ev.number} in the centre`);
+        lines.push(t("log.engine", { name: who, n: ev.number }));
         break;
       case "marker":
-        lines.push(ev.on ? `${who} put a marker on their train` : `${who} took the marker off their train`);
+        lines.push(t(ev.on ? "log.marker_on" : "log.marker_off", { name: who }));
         break;
-      case "play": {
-        let where = ev.end ? ` on the ${endWord(ev.end)}` : "";
-        if (ev.end === "mexican") where = " on the Mexican train";
-        else if (String(ev.end).startsWith("train:")) where = ` on ${endLabel(view, ev.end)}`;
-        lines.push(`${who} played ${ev.tile}${where}`);
+      case "play":
+        lines.push(ev.end
+          ? t("log.played_on", { name: who, tile: ev.tile, end: endLabel(view, ev.end) })
+          : t("log.played", { name: who, tile: ev.tile }));
         break;
-      }
       case "draw": {
         const next = events[i + 1];
         const count = ev.count ?? 1;
-        const tiles = count === 1 ? "1 tile" : `${count} tiles`;
         if (next && next.type === "knock" && next.seat === ev.seat) {
-          lines.push(`${who} drew ${count} and knocked`);
+          lines.push(t("log.drew_knocked", { name: who, n: count }));
           i++;
-        } else lines.push(`${who} drew ${tiles}`);
+        } else lines.push(t("log.drew", { name: who, n: count }));
         break;
       }
       case "score":
-        lines.push(`${who} scored ${ev.points} (the ends count ${ev.count})`);
+        lines.push(t("log.score", { name: who, n: ev.points, count: ev.count }));
         break;
       case "knock":
-        lines.push(`${who} knocked`);
+        lines.push(t("log.knocked", { name: who }));
         break;
       case "round_end": {
         const end = ev.end || {};
-        const kind = typeof end === "string" ? end : end.kind;
-        const by = typeof end === "object" && end.by !== undefined ? name(end.by) : who;
-        if (kind === "fish") lines.push(`Fish! ${by} is the fisherman`);
-        else if (kind === "out") lines.push(`${by} went out`);
-        else if (kind === "timeout") lines.push(`${by} ran out of time`);
-        else lines.push("The round is over");
+        // A resignation's round end was already told by its own event.
+        const told = end.kind === "timeout" && events.some((e) => e && e.type === "timeout");
+        if (!told) lines.push(roundEndWords(view, end, end.kind === "fish" ? fishRule : null));
         if (Array.isArray(end.points)) {
-          lines.push(`Round points: ${end.points.map((p, s) => `${name(s)} ${p}`).join(", ")}`);
+          lines.push(t("log.points", { list: end.points.map((p, s) => `${name(s)} ${num(p)}`).join(", ") }));
+        }
+        if (Array.isArray(end.credited) && end.credited.some((c, s) => c !== (end.points || [])[s])) {
+          const scored = end.credited.map((c, s) => [s, c]).filter(([, c]) => c > 0);
+          if (scored.length) lines.push(t("log.scored", { list: scored.map(([s, c]) => `${name(s)} ${num(c)}`).join(", ") }));
         }
         break;
       }
       case "timeout":
-        lines.push(ev.resigned ? `${who} resigned` : `${who} ran out of time`);
+        lines.push(ev.reason === "resign" || ev.resigned ? t("log.resigned", { name: who }) : t("log.timeout", { name: who }));
+        break;
+      case "rematch":
+        lines.push(ev.new_table_id ? t("log.rematch_started") : t("log.rematch_offer", { name: who }));
         break;
       case "bot_takeover":
-        lines.push(`${ev.player || who} ran out of time; a computer player plays on in the seat`);
+        lines.push(t("log.bot_takeover", { name: ev.player || who }));
         break;
-      case "game_end": {
-        const r = ev.result || {};
-        if (Array.isArray(r.losers) && r.losers.length && view.variant === "goat" && r.reason !== "timeout") {
-          lines.push(`Game over: ${r.losers.map(name).join(" and ")} ${r.losers.length > 1 ? "are goats" : "is the goat"}`);
-        } else if (Array.isArray(r.winners) && r.winners.length) {
-          lines.push(`Game over: ${r.winners.map(name).join(" and ")} won`);
-        } else lines.push("Game over");
+      case "game_end":
+        lines.push(`${t("log.game_over")}: ${resultWords(view, ev.result || {})}`);
         break;
-      }
       default:
         if (ev.type) lines.push(who ? `${who}: ${ev.type}` : String(ev.type));
     }

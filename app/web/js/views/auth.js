@@ -1,7 +1,9 @@
-// Sign in / sign up.
+// Sign in / sign up. A visitor who came from an invite (a table's link) returns to
+// that table afterwards.
 
 import { auth, post } from "../api.js";
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { navigate, signedIn } from "../ui.js";
 
 function authForm({ title, action, submitLabel, autocomplete, testid }) {
@@ -9,7 +11,7 @@ function authForm({ title, action, submitLabel, autocomplete, testid }) {
   const username = h("input", {
     name: "username", required: true, minlength: 3, maxlength: 20, pattern: "[A-Za-z0-9_]{3,20}",
     autocomplete: "username", autocapitalize: "none", spellcheck: "false",
-    title: "3 to 20 letters, digits or _",
+    title: t("auth.username_rule"),
   });
   const password = h("input", {
     name: "password", type: "password", required: true, minlength: 8, maxlength: 128, autocomplete,
@@ -17,8 +19,8 @@ function authForm({ title, action, submitLabel, autocomplete, testid }) {
   const button = h("button", { type: "submit", class: "primary" }, submitLabel);
   const form = h("form", { class: "card auth-form", "data-testid": testid },
     h("h2", {}, title),
-    h("label", {}, "Username", username),
-    h("label", {}, "Password", password),
+    h("label", {}, t("auth.username"), username),
+    h("label", {}, t("auth.password"), password),
     error,
     button);
   form.addEventListener("submit", async (ev) => {
@@ -32,7 +34,7 @@ function authForm({ title, action, submitLabel, autocomplete, testid }) {
       sessionStorage.removeItem("domino.next");
       navigate(next);
     } catch (err) {
-      error.textContent = err.status === 401 ? "Wrong username or password." : err.message;
+      error.textContent = err.status === 401 ? t("auth.wrong") : err.message;
     } finally {
       button.disabled = false;
     }
@@ -41,15 +43,17 @@ function authForm({ title, action, submitLabel, autocomplete, testid }) {
 }
 
 export function renderAuth(root) {
+  const next = sessionStorage.getItem("domino.next");
   const intro = auth.signedIn
-    ? h("p", {}, `You are signed in as ${auth.player.name}. `, h("a", { href: "#/lobby" }, "Go to the lobby"), ".")
-    : h("p", { class: "lead" }, "Play Goat (Kozel) and classic dominoes with people online. Sign in or create an account.");
+    ? h("p", {}, `${t("auth.signed_in_as", { name: auth.player.name })} `, h("a", { href: "#/lobby" }, t("auth.go_lobby")))
+    : h("p", { class: "lead" }, t("auth.intro"));
   root.append(
     h("section", { class: "auth-page" },
-      h("h1", {}, "Welcome"),
+      h("h1", {}, t("auth.welcome")),
       intro,
+      next && next.startsWith("#/table/") ? h("p", { class: "invite-note", "data-testid": "invite-note" }, t("auth.invite_note")) : null,
       h("div", { class: "auth-forms" },
-        authForm({ title: "Sign in", action: "/api/auth/login", submitLabel: "Sign in", autocomplete: "current-password", testid: "signin" }),
-        authForm({ title: "Create an account", action: "/api/auth/register", submitLabel: "Sign up", autocomplete: "new-password", testid: "signup" })),
-      h("p", {}, h("a", { href: "#/lobby" }, "Just watch"), " — spectators need no account.")));
+        authForm({ title: t("auth.sign_in"), action: "/api/auth/login", submitLabel: t("auth.sign_in"), autocomplete: "current-password", testid: "signin" }),
+        authForm({ title: t("auth.create"), action: "/api/auth/register", submitLabel: t("auth.sign_up"), autocomplete: "new-password", testid: "signup" })),
+      h("p", {}, h("a", { href: "#/lobby" }, t("auth.just_watch")), ` ${t("auth.no_account_needed")}`)));
 }

@@ -2,6 +2,7 @@
 
 import { get } from "../api.js";
 import { h, replace } from "../dom.js";
+import { num, t } from "../i18n.js";
 import { toast } from "../ui.js";
 import { loadVariants } from "../variants.js";
 import { variantName } from "../words.js";
@@ -17,11 +18,11 @@ export function renderLeaderboard(root, variant) {
   const pager = h("div", { class: "pager" });
 
   // One tab per variant the server plays (GET /api/variants).
-  const variantTabs = h("nav", { class: "tabs", "aria-label": "Variant", "data-testid": "variant-tabs" });
+  const variantTabs = h("nav", { class: "tabs", "aria-label": t("leaderboard.variant"), "data-testid": "variant-tabs" });
   loadVariants().then((variants) => replace(variantTabs, variants.map(({ name }) =>
     h("a", { href: `#/leaderboard/${name}`, class: name === variant ? "active" : "", "aria-current": name === variant ? "page" : null }, variantName(name)))))
     .catch((err) => toast(err.message));
-  const sortButtons = h("div", { class: "segmented", role: "group", "aria-label": "Sort by" });
+  const sortButtons = h("div", { class: "segmented", role: "group", "aria-label": t("leaderboard.sort_by") });
 
   async function load() {
     replace(sortButtons, ["points", "skill"].map((key) => h("button", {
@@ -31,34 +32,34 @@ export function renderLeaderboard(root, variant) {
         offset = 0;
         load();
       },
-    }, key === "points" ? "Rating points" : "Skill")));
+    }, key === "points" ? t("leaderboard.points") : t("leaderboard.skill"))));
     try {
       const data = await get(`/api/leaderboard?variant=${encodeURIComponent(variant)}&sort=${sort}&limit=${PAGE}&offset=${offset}`);
       const entries = data.entries || [];
       replace(body, entries.map((e) => h("tr", {},
-        h("td", { class: "num" }, String(e.rank)),
-        h("td", {}, h("a", { href: `#/player/${encodeURIComponent(e.player)}` }, e.player)),
-        h("td", { class: "num" }, String(e.points ?? "")),
-        h("td", { class: "num" }, e.skill === undefined ? "" : String(Math.round(e.skill)),
-          e.deviation ? h("span", { class: "deviation" }, ` ±${Math.round(e.deviation)}`) : null),
-        h("td", { class: "num" }, String(e.games ?? "")),
-        h("td", { class: "num wide-only" }, e.wins === undefined ? "" : `${e.wins}/${e.losses ?? 0}`))));
-      info.textContent = data.total ? `${data.total} player${data.total === 1 ? "" : "s"}` : "Nobody has played yet.";
+        h("td", { class: "num" }, num(e.rank)),
+        h("td", { class: "player-cell" }, h("a", { href: `#/player/${encodeURIComponent(e.player)}` }, e.player)),
+        h("td", { class: "num" }, num(e.points ?? "")),
+        h("td", { class: "num" }, e.skill === undefined ? "" : num(Math.round(e.skill)),
+          e.deviation ? h("span", { class: "deviation wide-only" }, ` ±${num(Math.round(e.deviation))}`) : null),
+        h("td", { class: "num" }, num(e.games ?? "")),
+        h("td", { class: "num wide-only" }, e.wins === undefined ? "" : `${num(e.wins)}/${num(e.losses ?? 0)}`))));
+      info.textContent = data.total ? t("leaderboard.total", { n: data.total }) : t("leaderboard.nobody");
       replace(pager,
-        offset > 0 ? h("button", { type: "button", onclick: () => { offset = Math.max(0, offset - PAGE); load(); } }, "← Previous") : null,
-        offset + PAGE < (data.total || 0) ? h("button", { type: "button", onclick: () => { offset += PAGE; load(); } }, "Next →") : null);
+        offset > 0 ? h("button", { type: "button", onclick: () => { offset = Math.max(0, offset - PAGE); load(); } }, t("leaderboard.previous")) : null,
+        offset + PAGE < (data.total || 0) ? h("button", { type: "button", onclick: () => { offset += PAGE; load(); } }, t("leaderboard.next")) : null);
     } catch (err) {
       toast(err.message);
     }
   }
 
   root.append(h("section", { class: "leaderboard" },
-    h("h1", {}, `Leaderboard — ${variantName(variant)}`),
+    h("h1", {}, t("leaderboard.title", { variant: variantName(variant) })),
     variantTabs, sortButtons, info,
-    h("div", { class: "table-scroll" }, h("table", { class: "data" },
+    h("div", { class: "table-scroll" }, h("table", { class: "data leaderboard-table" },
       h("thead", {}, h("tr", {},
-        h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Points"),
-        h("th", { scope: "col" }, "Skill"), h("th", { scope: "col" }, "Games"), h("th", { scope: "col", class: "wide-only" }, "Won/lost"))),
+        h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("leaderboard.player")), h("th", { scope: "col" }, t("leaderboard.points_short")),
+        h("th", { scope: "col" }, t("leaderboard.skill")), h("th", { scope: "col" }, t("leaderboard.games")), h("th", { scope: "col", class: "wide-only" }, t("leaderboard.won_lost")))),
       body)),
     pager));
   load();

@@ -2,6 +2,7 @@
 
 import { auth, get, post } from "../api.js";
 import { h, replace } from "../dom.js";
+import { has, t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { navigate, pill, toast } from "../ui.js";
 import { loadVariants } from "../variants.js";
@@ -19,7 +20,7 @@ async function join(table) {
     await post(`/api/tables/${encodeURIComponent(table.id)}/join`, {});
     navigate(`#/table/${encodeURIComponent(table.id)}`);
   } catch (err) {
-    toast(`Could not join: ${err.message}`);
+    toast(t("lobby.join_failed", { reason: err.message }));
   }
 }
 
@@ -29,23 +30,30 @@ function tableCard(table) {
   const seated = mySeat(table) !== null;
   const href = `#/table/${encodeURIComponent(table.id)}`;
   const actions = [];
-  if (seated) actions.push(h("a", { class: "button primary", href }, "Open"));
+  if (seated) actions.push(h("a", { class: "button primary", href }, t("lobby.open")));
   else if (table.status === "waiting" && free > 0) {
-    if (auth.signedIn) actions.push(h("button", { type: "button", class: "primary join", onclick: () => join(table) }, "Join"));
-    else actions.push(h("a", { class: "button", href: "#/signin" }, "Sign in to join"));
+    if (auth.signedIn) actions.push(h("button", { type: "button", class: "primary join", onclick: () => join(table) }, t("lobby.join")));
+    else {
+      actions.push(h("a", { class: "button", href: "#/signin", onclick: () => sessionStorage.setItem("domino.next", href) }, t("lobby.sign_in_to_join")));
+    }
   }
-  if (!seated && table.status === "playing") actions.push(h("a", { class: "button watch", href }, "Watch"));
+  if (!seated && table.status === "playing") actions.push(h("a", { class: "button watch", href }, t("lobby.watch")));
 
   return h("li", { class: `table-card ${table.status}`, dataset: { tableId: table.id } },
     h("div", { class: "table-card-head" },
       h("strong", { class: "variant" }, variantName(table.variant)),
-      pill(table.status === "waiting" ? "Waiting" : table.status === "playing" ? "Playing" : String(table.status), table.status),
-      pill(table.rated ? "Rated" : "Casual", table.rated ? "rated" : "casual")),
-    h("div", { class: "options" }, optionWords(table.variant, table.options).join(" · ") || "Standard rules"),
-    h("ul", { class: "seat-list", "aria-label": "Seats" },
-      seats.map((x) => h("li", { class: x.player ? "taken" : "free" }, x.player ? x.player : "free seat"))),
-    h("div", { class: "meta" }, `${seats.length} players · ${table.turn_seconds ?? 30} s per move`),
+      pill(has(`status.${table.status}`) ? t(`status.${table.status}`) : String(table.status), table.status),
+      pill(table.rated ? t("table.rated") : t("table.casual"), table.rated ? "rated" : "casual")),
+    h("div", { class: "options" }, optionWords(table.variant, table.options).join(" · ") || t("lobby.standard_rules")),
+    h("ul", { class: "seat-list", "aria-label": t("lobby.seats") },
+      seats.map((x) => h("li", { class: x.player ? "taken" : "free" }, x.player ? x.player : t("lobby.free_seat")))),
+    h("div", { class: "meta" }, `${t("lobby.players", { n: seats.length })} · ${t("table.seconds_per_move", { n: table.turn_seconds ?? 30 })}`),
     h("div", { class: "actions" }, actions));
+}
+
+/** An option's explanation, when the catalogue has one (the fish rules). */
+function optionHelp(name) {
+  return has(`option_help.${name}`) ? h("p", { class: "hint", "data-testid": `${name}-help` }, t(`option_help.${name}`)) : null;
 }
 
 /** One option's control: a switch for a yes/no option, radios for a few words, else a list. */
@@ -59,7 +67,8 @@ function optionControl(variant, name, spec) {
     const radios = allowed.map((v) => h("input", { type: "radio", name, value: v, checked: v === spec.default }));
     return {
       node: h("fieldset", {}, h("legend", {}, optionLabel(variant, name)),
-        radios.map((r, i) => h("label", { class: "inline" }, r, ` ${optionValueWord(variant, name, allowed[i])}`))),
+        radios.map((r, i) => h("label", { class: "inline" }, r, ` ${optionValueWord(variant, name, allowed[i])}`)),
+        optionHelp(name)),
       value: () => allowed[radios.findIndex((r) => r.checked)],
     };
   }
@@ -78,16 +87,17 @@ function createForm(variants) {
   const seats = h("select", { name: "seats" });
   const optionsBox = h("div", { class: "variant-options" });
   const turn = h("input", { type: "number", name: "turn_seconds", min: 5, max: 300, value: "30", required: true });
+  const pause = h("input", { type: "number", name: "round_pause_seconds", min: 0, max: 30, value: "5", required: true });
   const rated = h("input", { type: "radio", name: "rated", value: "rated", checked: true });
   const casual = h("input", { type: "radio", name: "rated", value: "casual" });
+  const rulesLink = h("a", { href: "#/rules/goat" }, t("create.rules_link"));
   const takeover = h("input", { type: "checkbox", name: "bot_takeover" });
-  const takeoverLabel = h("label", { class: "inline", hidden: true },
-    takeover, " A bot plays on for a player who times out");
+  const takeoverLabel = h("label", { class: "inline", hidden: true }, takeover, ` ${t("create.bot_takeover")}`);
   for (const radio of [rated, casual]) {
     radio.addEventListener("change", () => { takeoverLabel.hidden = !casual.checked; });
   }
   const error = h("p", { class: "form-error", role: "alert" });
-  const submit = h("button", { type: "submit", class: "primary" }, "Create table");
+  const submit = h("button", { type: "submit", class: "primary" }, t("create.submit"));
   let controls = {};
 
   const chosen = () => variants.find((v) => v.name === variant.value) || variants[0];
@@ -101,10 +111,11 @@ function createForm(variants) {
     const [low, high] = info.players;
     const before = seats.value;
     replace(seats, Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) =>
-      h("option", { value: String(n), selected: String(n) === before }, `${n} players`)));
+      h("option", { value: String(n), selected: String(n) === before }, t("lobby.players", { n }))));
     controls = {};
     for (const [name, spec] of Object.entries(info.options || {})) controls[name] = optionControl(info.name, name, spec);
     replace(optionsBox, Object.values(controls).map((c) => c.node));
+    rulesLink.href = `#/rules/${encodeURIComponent(info.name)}`;
     syncTeams();
   };
   variant.addEventListener("change", syncVariant);
@@ -112,15 +123,17 @@ function createForm(variants) {
   syncVariant();
 
   const form = h("form", { class: "card create-form", "data-testid": "create-table" },
-    h("h2", {}, "Create table"),
-    h("div", { class: "form-row" }, h("label", {}, "Game", variant), h("label", {}, "Seats", seats)),
+    h("h2", {}, t("create.title")),
+    h("div", { class: "form-row" }, h("label", {}, t("create.game"), variant), h("label", {}, t("create.seats"), seats)),
     optionsBox,
     h("div", { class: "form-row" },
-      h("label", {}, "Seconds per move", turn),
-      h("fieldset", { class: "rated" }, h("legend", {}, "Ratings"),
-        h("label", { class: "inline" }, rated, " Rated"),
-        h("label", { class: "inline" }, casual, " Casual"),
-        takeoverLabel)),
+      h("label", {}, t("create.seconds"), turn),
+      h("label", {}, t("create.pause"), pause)),
+    h("fieldset", { class: "rated" }, h("legend", {}, t("create.ratings")),
+      h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
+      h("label", { class: "inline" }, casual, ` ${t("table.casual")}`),
+      takeoverLabel),
+    h("p", { class: "hint" }, rulesLink),
     error, submit);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -133,12 +146,12 @@ function createForm(variants) {
     try {
       const table = await post("/api/tables", {
         variant: variant.value, seats: Number(seats.value), options,
-        turn_seconds: Number(turn.value), rated: rated.checked,
+        turn_seconds: Number(turn.value), round_pause_seconds: Number(pause.value), rated: rated.checked,
         bot_takeover: casual.checked && takeover.checked,
       });
       navigate(`#/table/${encodeURIComponent(table.id)}`);
     } catch (err) {
-      error.textContent = err.status === 401 ? "Please sign in first." : err.message;
+      error.textContent = err.status === 401 ? t("create.sign_in_first") : err.message;
     } finally {
       submit.disabled = false;
     }
@@ -149,11 +162,11 @@ function createForm(variants) {
 export function renderLobby(root) {
   const tables = new Map();
   const list = h("ul", { class: "table-list", "data-testid": "table-list" });
-  const empty = h("p", { class: "muted empty" }, "No open tables yet — create one.");
+  const empty = h("p", { class: "muted empty" }, t("lobby.empty"));
 
   const redraw = () => {
     const items = [...tables.values()]
-      .filter((t) => t.status === "waiting" || t.status === "playing")
+      .filter((tb) => tb.status === "waiting" || tb.status === "playing")
       // Waiting tables first (they need players), newest last within each group.
       .sort((a, b) => (a.status === b.status ? 0 : a.status === "waiting" ? -1 : 1));
     replace(list, items.map(tableCard));
@@ -161,22 +174,22 @@ export function renderLobby(root) {
   };
   const setAll = (all) => {
     tables.clear();
-    for (const t of all || []) tables.set(t.id, t);
+    for (const tb of all || []) tables.set(tb.id, tb);
     redraw();
   };
 
   const aside = auth.signedIn
-    ? h("div", { class: "card create-form" }, h("h2", {}, "Create table"), h("p", { class: "muted" }, "Loading the games…"))
-    : h("div", { class: "card" }, h("h2", {}, "Play"),
-      h("p", {}, h("a", { href: "#/signin", class: "button primary" }, "Sign in or sign up"), " to create or join a table."));
+    ? h("div", { class: "card create-form" }, h("h2", {}, t("create.title")), h("p", { class: "muted" }, t("lobby.loading_games")))
+    : h("div", { class: "card" }, h("h2", {}, t("lobby.play")),
+      h("p", {}, h("a", { href: "#/signin", class: "button primary" }, t("lobby.sign_in_or_up")), ` ${t("lobby.to_create")}`));
   root.append(h("section", { class: "lobby" },
-    h("div", { class: "lobby-tables" }, h("h1", {}, "Lobby"), empty, list),
+    h("div", { class: "lobby-tables" }, h("h1", {}, t("lobby.title")), empty, list),
     h("aside", { class: "lobby-side" }, aside)));
 
   loadVariants().then((variants) => {
     redraw(); // option words now leave the defaults out
     if (auth.signedIn) aside.replaceWith(createForm(variants));
-  }).catch((err) => toast(`Could not load the games: ${err.message}`));
+  }).catch((err) => toast(t("lobby.games_failed", { reason: err.message })));
 
   const offs = [];
   let poll = null;

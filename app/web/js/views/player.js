@@ -3,10 +3,11 @@
 
 import { get } from "../api.js";
 import { formatDate, h, s, signed } from "../dom.js";
+import { num, t } from "../i18n.js";
 import { variantName } from "../words.js";
 
 /** History points [{x: time, y: points}] → a small SVG line chart. */
-function lineChart(points, { width = 320, height = 120, label = "Rating" } = {}) {
+function lineChart(points, { width = 320, height = 120, label = "" } = {}) {
   const pad = { l: 34, r: 8, t: 8, b: 18 };
   const ys = points.map((p) => p.y);
   const minY = Math.min(0, ...ys);
@@ -15,14 +16,14 @@ function lineChart(points, { width = 320, height = 120, label = "Rating" } = {})
   const x = (i) => pad.l + (n <= 1 ? (width - pad.l - pad.r) / 2 : (i * (width - pad.l - pad.r)) / (n - 1));
   const y = (v) => pad.t + (height - pad.t - pad.b) * (1 - (v - minY) / (maxY - minY || 1));
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.y).toFixed(1)}`).join(" ");
-  return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": `${label}: ${ys.join(", ")}` },
+  return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": `${label}: ${ys.map(num).join(", ")}` },
     s("line", { x1: pad.l, y1: y(minY), x2: width - pad.r, y2: y(minY), class: "axis" }),
     s("line", { x1: pad.l, y1: pad.t, x2: pad.l, y2: height - pad.b, class: "axis" }),
-    s("text", { x: pad.l - 4, y: y(maxY) + 4, class: "chart-label", "text-anchor": "end" }, String(maxY)),
-    s("text", { x: pad.l - 4, y: y(minY), class: "chart-label", "text-anchor": "end" }, String(minY)),
-    s("text", { x: width - pad.r, y: height - 4, class: "chart-label", "text-anchor": "end" }, `${Math.max(0, n - 1)} game${n === 2 ? "" : "s"}`),
+    s("text", { x: pad.l - 4, y: y(maxY) + 4, class: "chart-label", "text-anchor": "end" }, num(maxY)),
+    s("text", { x: pad.l - 4, y: y(minY), class: "chart-label", "text-anchor": "end" }, num(minY)),
+    s("text", { x: width - pad.r, y: height - 4, class: "chart-label", "text-anchor": "end" }, t("player.games", { n: Math.max(0, n - 1) })),
     s("path", { d: path, class: "chart-line" }),
-    points.map((p, i) => s("circle", { cx: x(i), cy: y(p.y), r: 2.5, class: "chart-dot" }, s("title", {}, `${p.y} (${signed(p.gain)})`))));
+    points.map((p, i) => s("circle", { cx: x(i), cy: y(p.y), r: 2.5, class: "chart-dot" }, s("title", {}, `${num(p.y)} (${signed(p.gain)})`))));
 }
 
 function historyFor(page, variant) {
@@ -47,6 +48,15 @@ function historyFor(page, variant) {
   return out;
 }
 
+/** How the game went for the player: won, lost, the goat, resigned, ran out of time. */
+function outcomeWords(g) {
+  if (g.outcome === "won") return t("player.won");
+  if (g.reason === "resign") return t("player.resigned");
+  if (g.reason === "timeout") return t("player.timed_out");
+  if (g.reason === "goat") return t("player.goat");
+  return t("player.lost");
+}
+
 export async function renderPlayer(root, name) {
   const section = h("section", { class: "player-page" }, h("h1", {}, name));
   root.append(section);
@@ -54,39 +64,42 @@ export async function renderPlayer(root, name) {
   try {
     page = await get(`/api/players/${encodeURIComponent(name)}`);
   } catch (err) {
-    section.append(h("p", { class: "form-error" }, err.status === 404 ? "No such player." : err.message));
+    section.append(h("p", { class: "form-error" }, err.status === 404 ? t("player.none") : err.message));
     return;
   }
   const ratings = page.ratings || {};
   const variants = Object.keys(ratings);
-  if (!variants.length) section.append(h("p", { class: "muted" }, "No rated games yet."));
+  if (!variants.length) section.append(h("p", { class: "muted" }, t("player.no_rated")));
   section.append(h("div", { class: "rating-cards" }, variants.map((v) => {
     const r = ratings[v];
     const hist = historyFor(page, v);
     return h("div", { class: "card rating-card", dataset: { variant: v } },
       h("h2", {}, variantName(v)),
       h("dl", { class: "stats" },
-        h("dt", {}, "Rating points"), h("dd", {}, String(r.points ?? 0)),
-        h("dt", {}, "Skill"), h("dd", {}, r.skill === undefined ? "—" : `${Math.round(r.skill)} ±${Math.round(r.deviation ?? 0)}`),
-        h("dt", {}, "Games"), h("dd", {}, String(r.games ?? 0)),
-        h("dt", {}, "Won / lost"), h("dd", {}, `${r.wins ?? 0} / ${r.losses ?? 0}`),
-        r.goats !== undefined && r.goats !== null ? [h("dt", {}, "Times the goat"), h("dd", {}, String(r.goats))] : null),
-      hist.length ? lineChart(hist, { label: `${variantName(v)} rating history` }) : h("p", { class: "muted" }, "No history yet."));
+        h("dt", {}, t("leaderboard.points")), h("dd", {}, num(r.points ?? 0)),
+        h("dt", {}, t("leaderboard.skill")), h("dd", {}, r.skill === undefined ? "—" : `${num(Math.round(r.skill))} ±${num(Math.round(r.deviation ?? 0))}`),
+        h("dt", {}, t("leaderboard.games")), h("dd", {}, num(r.games ?? 0)),
+        h("dt", {}, t("player.won_lost")), h("dd", {}, `${num(r.wins ?? 0)} / ${num(r.losses ?? 0)}`),
+        r.goats !== undefined && r.goats !== null ? [h("dt", {}, t("player.goats")), h("dd", {}, num(r.goats))] : null),
+      hist.length ? lineChart(hist, { label: t("player.history", { variant: variantName(v) }) }) : h("p", { class: "muted" }, t("player.no_history")));
   })));
 
   const games = page.recent_games || [];
-  section.append(h("h2", {}, "Recent games"));
+  section.append(h("h2", {}, t("player.recent")));
   if (!games.length) {
-    section.append(h("p", { class: "muted" }, "No finished games yet."));
+    section.append(h("p", { class: "muted" }, t("player.no_games")));
     return;
   }
+  const heads = [t("player.when"), t("player.game"), t("player.result"), t("player.score"), t("player.rating"), ""];
+  // On a phone each row becomes a small card; data-label names its cells there.
+  const cell = (i, attrs, ...children) => h("td", { ...attrs, "data-label": heads[i] }, ...children);
   section.append(h("div", { class: "table-scroll" }, h("table", { class: "data recent-games" },
-    h("thead", {}, h("tr", {}, ["When", "Game", "Result", "Score", "Rating", ""].map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, games.map((g) => h("tr", { class: g.outcome },
-      h("td", {}, formatDate(g.finished_at)),
-      h("td", {}, variantName(g.variant), g.rated === false ? h("span", { class: "muted" }, " (casual)") : null),
-      h("td", {}, g.outcome === "won" ? "Won" : g.outcome === "lost" ? (g.variant === "goat" ? "Goat" : "Lost") : String(g.outcome ?? "")),
-      h("td", { class: "num" }, String(g.final ?? "")),
-      h("td", { class: "num" }, signed(g.rating ?? 0)),
-      h("td", {}, h("a", { href: `#/replay/${encodeURIComponent(g.game_id)}` }, "Replay"))))))));
+      cell(0, {}, formatDate(g.finished_at)),
+      cell(1, {}, variantName(g.variant), g.rated === false ? h("span", { class: "muted" }, ` ${t("player.casual")}`) : null),
+      cell(2, { "data-testid": "outcome" }, outcomeWords(g)),
+      cell(3, { class: "num" }, num(g.final ?? "")),
+      cell(4, { class: "num" }, signed(g.rating ?? 0)),
+      cell(5, {}, h("a", { href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("result.replay")))))))));
 }

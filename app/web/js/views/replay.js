@@ -4,13 +4,16 @@
 import { get } from "../api.js";
 import { h, replace, signed } from "../dom.js";
 import { renderLayout } from "../board.js";
+import { num, t } from "../i18n.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
-import { describeEvents, optionWords, variantName } from "../words.js";
+import { describeEvents, optionWords, resultWords, variantName } from "../words.js";
+
+const SPEEDS = [1500, 800, 400]; // ms per step
 
 /** Steps for the viewer from the server's positions: notes in words, round ends marked. */
 function stepsOf(record, positions) {
-  const names = { variant: record.variant, seats: (record.players || []).map((player, seat) => ({ seat, player })) };
+  const names = { variant: record.variant, options: record.options, seats: (record.players || []).map((player, seat) => ({ seat, player })) };
   return positions.map((pos) => {
     const ended = (pos.events || []).find((ev) => ev.type === "round_end");
     return {
@@ -22,7 +25,7 @@ function stepsOf(record, positions) {
 }
 
 export async function renderReplay(root, gameId) {
-  const section = h("section", { class: "replay-page" }, h("h1", {}, "Replay"));
+  const section = h("section", { class: "replay-page" }, h("h1", {}, t("replay.title")));
   root.append(section);
   let record;
   let steps;
@@ -32,18 +35,19 @@ export async function renderReplay(root, gameId) {
     record = found;
     steps = stepsOf(record, replay.positions);
   } catch (err) {
-    section.append(h("p", { class: "form-error" }, err.status === 404 ? "No such game." : `Cannot replay this game: ${err.message}`));
+    section.append(h("p", { class: "form-error" }, err.status === 404 ? t("replay.none") : t("replay.cannot", { reason: err.message })));
     return;
   }
   const players = record.players || [];
-  const name = (seat) => players[seat] ?? `Seat ${seat + 1}`;
+  const name = (seat) => players[seat] ?? t("seat.n", { n: seat + 1 });
+  const names = { variant: record.variant, options: record.options, seats: players.map((player, seat) => ({ seat, player })) };
   let index = 0;
 
   const board = h("div", { class: "board replay-board", "data-testid": "replay-board" });
   const handsBox = h("div", { class: "replay-hands" });
   const notes = h("ol", { class: "log replay-notes", "aria-live": "polite" });
   const counter = h("span", { class: "step-counter", "data-testid": "step-counter" });
-  const slider = h("input", { type: "range", min: 0, max: Math.max(0, steps.length - 1), value: "0", "aria-label": "Position in the game" });
+  const slider = h("input", { type: "range", min: 0, max: Math.max(0, steps.length - 1), value: "0", "aria-label": t("replay.position") });
   const standings = h("div", { class: "replay-standings" });
   const go = (i) => {
     index = Math.max(0, Math.min(steps.length - 1, i));
@@ -54,25 +58,53 @@ export async function renderReplay(root, gameId) {
   slider.addEventListener("input", () => go(Number(slider.value)));
 
   const roundStarts = steps.map((st, i) => (st.move === -1 ? i : -1)).filter((i) => i >= 0);
-  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
-    button("|◀", "First position", () => go(0), "first"),
-    button("◀◀", "Previous round", () => go([...roundStarts].reverse().find((i) => i < index) ?? 0), "prev-round"),
-    button("◀", "Previous move", () => go(index - 1), "prev"),
-    button("▶", "Next move", () => go(index + 1), "next"),
-    button("▶▶", "Next round", () => go(roundStarts.find((i) => i > index) ?? steps.length - 1), "next-round"),
-    button("▶|", "Last position", () => go(steps.length - 1), "last"),
+  // Autoplay: a step every SPEEDS[speed] ms until the end (or a key/button stops it).
+  let timer = null;
+  let speed = 0;
+  const playButton = button("⏵", t("replay.play"), () => (timer ? stop() : start()), "autoplay");
+  const speedButton = button("1×", t("replay.speed"), () => {
+    speed = (speed + 1) % SPEEDS.length;
+    speedButton.textContent = `${num(speed + 1)}×`;
+    if (timer) start();
+  }, "speed");
+  function start() {
+    clearInterval(timer);
+    if (index >= steps.length - 1) go(0);
+    timer = setInterval(() => {
+      if (index >= steps.length - 1) stop();
+      else go(index + 1);
+    }, SPEEDS[speed]);
+    playButton.textContent = "⏸";
+    playButton.setAttribute("aria-label", t("replay.pause"));
+    playButton.title = t("replay.pause");
+  }
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    playButton.textContent = "⏵";
+    playButton.setAttribute("aria-label", t("replay.play"));
+    playButton.title = t("replay.play");
+  }
+  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
+    button("|◀", t("replay.first"), () => go(0), "first"),
+    button("◀◀", t("replay.prev_round"), () => go([...roundStarts].reverse().find((i) => i < index) ?? 0), "prev-round"),
+    button("◀", t("replay.prev"), () => go(index - 1), "prev"),
+    playButton,
+    button("▶", t("replay.next"), () => go(index + 1), "next"),
+    button("▶▶", t("replay.next_round"), () => go(roundStarts.find((i) => i > index) ?? steps.length - 1), "next-round"),
+    button("▶|", t("replay.last"), () => go(steps.length - 1), "last"),
+    speedButton,
     counter);
 
   const result = record.result;
+  // The result is told at the end of the replay, not from its first step.
+  const resultCard = result ? h("div", { class: "card replay-result", hidden: true, "data-testid": "replay-result" },
+    h("h2", {}, result.reason === "goat" ? [goatIcon("small"), ` ${resultWords(names, result)}`] : resultWords(names, result)),
+    h("p", {}, (result.final || []).map((score, i) => `${name(i)}: ${num(score)} (${t("replay.rating", { gain: signed((result.rating || [])[i] ?? 0) })})`).join(" · ")),
+    record.seed ? h("p", { class: "muted seed" }, `${t("result.seed")} ${record.seed}`) : null) : null;
   section.append(
     h("p", { class: "muted" }, [variantName(record.variant), ...optionWords(record.variant, record.options), players.join(" – ")].join(" · ")),
-    controls, slider, notes, board, handsBox, standings,
-    result ? h("div", { class: "card replay-result" },
-      h("h2", {}, record.variant === "goat" && result.reason !== "timeout"
-        ? [goatIcon("small"), ` ${(result.losers || []).map(name).join(" and ")} ${(result.losers || []).length > 1 ? "are the goats" : "is the goat"}`]
-        : `${(result.winners || []).map(name).join(" and ")} won`),
-      h("p", {}, (result.final || []).map((score, i) => `${name(i)}: ${score} (${signed((result.rating || [])[i] ?? 0)} rating)`).join(" · ")),
-      record.seed ? h("p", { class: "muted seed" }, `Seed ${record.seed}`) : null) : null);
+    controls, slider, notes, board, handsBox, standings, resultCard);
 
   function drawHands(step) {
     replace(handsBox, step.hands.map((tiles, seat) => h("div", {
@@ -83,7 +115,7 @@ export async function renderReplay(root, gameId) {
         const t = parseTile(tile) || [0, 0];
         return h("span", { class: "mini-tile", title: tile }, tileSvg(t[0], t[1]));
       })))),
-    h("p", { class: "muted" }, `Bazaar: ${step.bazaar ?? 0}`));
+    h("p", { class: "muted" }, t("table.bazaar", { n: step.bazaar ?? 0 })));
   }
 
   function drawStandings() {
@@ -94,20 +126,21 @@ export async function renderReplay(root, gameId) {
       standings.replaceChildren();
       return;
     }
-    const goat = record.variant === "goat";
+    const goat = Array.isArray(last.remembered);
     replace(standings, h("table", { class: "score-sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, `After round ${last.round + 1}`), players.map((p) => h("th", {}, p)))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("replay.after_round", { n: last.round + 1 })), players.map((p) => h("th", {}, p)))),
       h("tbody", {},
-        h("tr", {}, h("th", {}, "Points"), (last.end.points || []).map((p) => h("td", {}, String(p)))),
-        h("tr", { class: "score-total" }, h("th", {}, "Total"), last.scores.map((score, i) => h("td", {},
-          goat ? standingCell({ account: score, opened: score > 0, remembered: (last.remembered || [])[i] || 0 }) : String(score)))))),
-    last.carry > 0 ? h("p", {}, `Carried fish: +${last.carry}`) : null);
+        h("tr", {}, h("th", {}, t("summary.points")), (last.end.points || []).map((p) => h("td", {}, num(p)))),
+        h("tr", { class: "score-total" }, h("th", {}, t("replay.total")), last.scores.map((score, i) => h("td", {},
+          goat ? standingCell({ account: score, opened: score > 0, remembered: (last.remembered || [])[i] || 0 }) : num(score)))))),
+    last.carry > 0 ? h("p", {}, t("summary.carry", { n: last.carry })) : null);
   }
 
   function draw() {
     const step = steps[index];
     slider.value = String(index);
-    counter.textContent = `Round ${step.round + 1} · step ${index + 1} of ${steps.length}`;
+    counter.textContent = t("replay.counter", { round: step.round + 1, step: index + 1, total: steps.length });
+    if (resultCard) resultCard.hidden = index < steps.length - 1;
     replace(notes, step.notes.map((n) => h("li", {}, n)));
     renderLayout(board, step.chain, { ends: step.ends });
     drawHands(step);
@@ -117,12 +150,17 @@ export async function renderReplay(root, gameId) {
   const onKey = (ev) => {
     // Inputs (the slider too) handle their own arrow keys.
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-    if (ev.key === "ArrowRight") go(index + 1);
-    else if (ev.key === "ArrowLeft") go(index - 1);
+    const rtl = document.documentElement.dir === "rtl";
+    if (ev.key === (rtl ? "ArrowLeft" : "ArrowRight")) go(index + 1);
+    else if (ev.key === (rtl ? "ArrowRight" : "ArrowLeft")) go(index - 1);
+    else if (ev.key === " " && !(ev.target instanceof HTMLButtonElement)) (timer ? stop() : start());
     else return;
     ev.preventDefault();
   };
   document.addEventListener("keydown", onKey);
   draw();
-  return () => document.removeEventListener("keydown", onKey);
+  return () => {
+    clearInterval(timer);
+    document.removeEventListener("keydown", onKey);
+  };
 }

@@ -1,0 +1,128 @@
+// The message catalogue: every word the client shows, in English, Russian, Thai,
+// Persian (right to left) and Lao. The language comes from the player's choice
+// (remembered), else from the browser's languages, else English.
+//
+// t("key", {name: "masha"}) fills {name}; a key whose value is an object of plural
+// forms ({one, few, many, other}) takes the form for params.n by Intl.PluralRules.
+
+import en from "./lang/en.js";
+import fa from "./lang/fa.js";
+import lo from "./lang/lo.js";
+import ru from "./lang/ru.js";
+import th from "./lang/th.js";
+
+export const CATALOGUE = { en, ru, th, fa, lo };
+export const LANGUAGES = [
+  { code: "en", name: "English", dir: "ltr" },
+  { code: "ru", name: "Русский", dir: "ltr" },
+  { code: "th", name: "ไทย", dir: "ltr" },
+  { code: "fa", name: "فارسی", dir: "rtl" },
+  { code: "lo", name: "ລາວ", dir: "ltr" },
+];
+const LANG_KEY = "domino.lang";
+
+function fromBrowser() {
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const code = String(tag).toLowerCase().split(/[-_]/)[0];
+    if (code in CATALOGUE) return code;
+  }
+  return "en";
+}
+
+let current = (() => {
+  const saved = localStorage.getItem(LANG_KEY);
+  return saved && saved in CATALOGUE ? saved : fromBrowser();
+})();
+let plurals = new Intl.PluralRules(current);
+let numbers = new Intl.NumberFormat(current);
+
+export function lang() {
+  return current;
+}
+
+export function dir() {
+  return (LANGUAGES.find((l) => l.code === current) || LANGUAGES[0]).dir;
+}
+
+/** Lay the page out for the language (lang and dir on <html>, the document title). */
+export function applyLanguage() {
+  document.documentElement.lang = current;
+  document.documentElement.dir = dir();
+}
+
+export function setLang(code) {
+  if (!(code in CATALOGUE) || code === current) return;
+  current = code;
+  plurals = new Intl.PluralRules(current);
+  numbers = new Intl.NumberFormat(current);
+  localStorage.setItem(LANG_KEY, code);
+  applyLanguage();
+  window.dispatchEvent(new CustomEvent("domino:lang", { detail: code }));
+}
+
+function lookup(key) {
+  const mine = CATALOGUE[current][key];
+  return mine !== undefined ? mine : en[key];
+}
+
+/** The words for `key` in the current language, with {placeholders} filled. */
+export function t(key, params = {}) {
+  let text = lookup(key);
+  if (text === undefined) {
+    console.warn(`no words for ${key}`);
+    return key;
+  }
+  if (typeof text === "object") {
+    const form = plurals.select(Number(params.n ?? 0));
+    text = text[form] ?? text.other;
+  }
+  return text.replace(/\{(\w+)\}/g, (all, name) => {
+    if (!(name in params)) return all;
+    const value = params[name];
+    return typeof value === "number" ? num(value) : String(value);
+  });
+}
+
+/** Whether the catalogue has words for `key` (for optional words such as option names). */
+export function has(key) {
+  return lookup(key) !== undefined;
+}
+
+/** A number in the language's digits and grouping. */
+export function num(n) {
+  return typeof n === "number" && Number.isFinite(n) ? numbers.format(n) : String(n ?? "");
+}
+
+/** "+3" for positive numbers (in the language's digits), "0" / "-2" otherwise. */
+export function signedNum(n) {
+  return n > 0 ? `+${num(n)}` : num(n);
+}
+
+export function date(value) {
+  if (value === null || value === undefined) return "";
+  const d = typeof value === "number" ? new Date(value) : new Date(String(value));
+  if (Number.isNaN(d.getTime())) return String(value);
+  return d.toLocaleString(current, { dateStyle: "short", timeStyle: "short" });
+}
+
+export function clockTime(value) {
+  return new Date(value).toLocaleTimeString(current, { hour: "2-digit", minute: "2-digit" });
+}
+
+/** A list of names joined the language's way ("a, b and c"). */
+export function list(items) {
+  const parts = items.map(String);
+  try {
+    return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(parts);
+  } catch {
+    return parts.join(", ");
+  }
+}
+
+/** m:ss in the language's digits. */
+export function duration(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(total / 60);
+  const sec = total % 60;
+  return `${num(m)}:${numbers.format(Math.floor(sec / 10))}${numbers.format(sec % 10)}`;
+}
