@@ -59,9 +59,13 @@ async def test_subscribers_get_every_version_once_while_other_processes_change_t
                 # Each join and each leave is a new version of the table.
                 while not stop.is_set():
                     for action, body in (("join", {"seat": seat}), ("leave", None)):
-                        r = await http.post(f"/api/tables/{table_id}/{action}",
-                                            headers=guest.headers, json=body)
-                        assert r.status_code == 200, r.text
+                        try:
+                            r = await http.post(f"/api/tables/{table_id}/{action}",
+                                                headers=guest.headers, json=body)
+                        except httpx.TransportError:
+                            continue  # a dropped keep-alive connection on a busy machine
+                        # 409: the step before was applied although its reply got lost.
+                        assert r.status_code in (200, 409), r.text
 
             churners = [
                 asyncio.create_task(churn(t, g, seat))
