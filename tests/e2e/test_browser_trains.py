@@ -14,13 +14,20 @@ import time
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e import test_browser
-from tests.e2e.test_browser import DESKTOP, PHONE, Tab, seq_of, shot, sign_up, wait_seq_after
+from tests.e2e.browser import (  # noqa: F401  (browser, open_tab: pytest fixtures)
+    DESKTOP,
+    PHONE,
+    Tab,
+    browser,
+    open_tab,
+    seq_of,
+    shot,
+    sign_up,
+    wait_seq_after,
+)
 from tests.servers import Server
 
 # The browser and its tabs, as the other browser tests get them.
-browser = test_browser.browser
-open_tab = test_browser.open_tab
 
 ROUND_SECONDS = 360  # one round of four players, clicked, on a busy machine
 
@@ -146,7 +153,7 @@ def test_four_players_play_mexican_train_in_the_browser(server: Server, open_tab
     a.page.get_by_role("button", name="Resign").click()
     a.page.get_by_role("button", name="Yes, resign").click()
     for tab in tabs:
-        expect(tab.page.locator("[data-testid=result]")).to_contain_text("ran out of time")
+        expect(tab.page.locator("[data-testid=result]")).to_contain_text("resigned")
     game_id = a.page.get_by_role("link", name="Replay").get_attribute("href").split("#/replay/")[1]
     deadline = time.monotonic() + 20
     while (r := httpx.get(f"{server.url}/api/games/{game_id}")).status_code != 200:
