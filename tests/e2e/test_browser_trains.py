@@ -14,12 +14,10 @@ import time
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.browser import (  # noqa: F401  (browser, open_tab: pytest fixtures)
+from tests.e2e.browser import (
     DESKTOP,
     PHONE,
     Tab,
-    browser,
-    open_tab,
     seq_of,
     shot,
     sign_up,
@@ -27,7 +25,6 @@ from tests.e2e.browser import (  # noqa: F401  (browser, open_tab: pytest fixtur
 )
 from tests.servers import Server
 
-# The browser and its tabs, as the other browser tests get them.
 
 ROUND_SECONDS = 360  # one round of four players, clicked, on a busy machine
 
