@@ -25,7 +25,6 @@ from tests.e2e.browser import (
 )
 from tests.servers import Server
 
-
 ROUND_SECONDS = 360  # one round of four players, clicked, on a busy machine
 
 
