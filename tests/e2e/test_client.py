@@ -223,7 +223,9 @@ def test_a_russian_and_a_persian_player_see_no_english_and_numbers_in_their_digi
     ru.page.goto(f"{server.url}/#/lobby")
     expect(ru.page.locator(".table-card")).not_to_have_count(0)
     # Other tables are seated by other tests' players: their names are not words.
-    players = set(ru.page.locator(".seat-list li.taken").all_inner_texts())
+    listed = httpx.get(f"{server.url}/api/tables").json()
+    players = {s["player"] for t in listed for s in t["seats"] if s["player"]}
+    players |= set(ru.page.locator(".seat-list li.taken").all_inner_texts())
     assert untranslated(ru.page, set(names) | players) == []
     ru.page.goto(f"{server.url}/#/leaderboard/goat")
     expect(ru.page.locator("h1")).to_contain_text("Рейтинг")
@@ -584,8 +586,10 @@ def test_screenshots_of_lobby_table_summary_and_result_in_three_languages_and_da
     play_until([a, b], lambda: a.page.locator("[data-testid=board] .chain-tile").count() >= 6, 60)
     shots(a, "table")
     play_until([a, b], lambda: summary_shown(a))
-    shots(a, "summary")
+    # The summary stands for the round pause (30 s here); eight screenshots on a busy
+    # machine may outlast it, so it is checked before they are taken.
     expect(a.page.locator("[data-testid=round-summary]")).to_be_visible()
+    shots(a, "summary")
     resign(b)
     expect(a.page.locator("[data-testid=result]")).to_be_visible()
     a.page.locator("[data-testid=close-summary]").click()
