@@ -22,46 +22,8 @@ import pytest
 
 from tests.e2e.client import Message, Player, autoplay, register
 from tests.e2e.game import Seated, seat_players
-from tests.servers import PG_ADMIN_DSN, Server, database_url, free_port, run_server
-
-
-class PrivateRedis:
-    """A redis-server of our own with an append-only file, to kill and start again."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
-             "--save", ""],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while subprocess.run(["redis-cli", "-p", str(self.port), "ping"],
-                             capture_output=True, text=True).stdout.strip() != "PONG":
-            assert time.monotonic() < deadline, "private redis did not start"
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait()
-
-
-@pytest.fixture
-def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    redis = PrivateRedis(tmp_path)
-    redis.start()
-    yield redis
-    redis.kill()
+from tests.faults.stores import PrivateRedis
+from tests.servers import PG_ADMIN_DSN, Server, database_url, run_server
 
 
 def _env(pg_url: str, redis_url: str) -> dict[str, str]:

@@ -1,0 +1,96 @@
+"""Stores of a test's own, to kill, stop and start again: a Redis with an append-only file and
+a PostgreSQL cluster in a temporary directory. The machine's shared services are never touched.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from tests.servers import free_port
+
+
+class PrivateRedis:
+    """A redis-server of our own with an append-only file, to kill and start again."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
+             "--save", ""],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while subprocess.run(["redis-cli", "-p", str(self.port), "ping"],
+                             capture_output=True, text=True).stdout.strip() != "PONG":
+            assert time.monotonic() < deadline, "private redis did not start"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait()
+
+
+def _pg_bin(name: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    assert found, f"no PostgreSQL {name} under /usr/lib/postgresql"
+    return found[-1]
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of our own (trust auth, loopback, a free port) to stop and start.
+
+    `initdb` refuses to run as root, so under root the cluster belongs to the `postgres` user
+    the machine's own cluster runs as.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory / "pgdata"
+        self.port = free_port()
+        self._as_root = os.geteuid() == 0
+
+    def _run(self, *argv: str) -> None:
+        command = list(argv)
+        if self._as_root:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def init(self) -> None:
+        self.directory.parent.mkdir(parents=True, exist_ok=True)
+        if self._as_root:
+            os.chmod(self.directory.parent, 0o777)
+            for parent in self.directory.parents:
+                if parent == Path("/"):
+                    break
+                os.chmod(parent, os.stat(parent).st_mode | 0o711)
+        self._run(_pg_bin("initdb"), "-D", str(self.directory), "-A", "trust", "-U", "postgres",
+                  "--no-sync")
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -c fsync=off "
+                   f"-c unix_socket_directories={self.directory}")
+        self._run(_pg_bin("pg_ctl"), "-D", str(self.directory), "-o", options, "-w", "-t", "30",
+                  "-l", str(self.directory / "log"), "start")
+
+    def stop(self) -> None:
+        self._run(_pg_bin("pg_ctl"), "-D", str(self.directory), "-m", "fast", "-w", "stop")
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{database}"
+
+    @property
+    def admin_dsn(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
