@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +26,5 @@ def private_postgres(tmp_path: Path) -> Iterator[PrivatePostgres]:
     postgres.init()
     postgres.start()
     yield postgres
-    try:
+    with contextlib.suppress(subprocess.CalledProcessError):  # already stopped by the test
         postgres.stop()
-    except Exception:  # already stopped by the test
-        pass

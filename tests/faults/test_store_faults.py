@@ -13,12 +13,10 @@ import random
 import secrets
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import asyncpg
 import httpx
-import pytest
 
 from tests.e2e.client import Message, Player, autoplay, register
 from tests.e2e.game import Seated, seat_players
