@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     redis_unpersisted_ok: bool = False
     # PROTOCOL §2a: how often sockets with table subscriptions get `table.heartbeat`.
     heartbeat_seconds: float = 10.0
+    # How often each process looks for running games the live store lost, to restore them
+    # from their database snapshots (it also looks at start and when a table goes missing).
+    recover_seconds: float = 10.0
     secret_key: str = DEVELOPMENT_SECRET
     token_seconds: int = 7 * 24 * 3600
     host: str = "127.0.0.1"

@@ -40,6 +40,9 @@ move_seconds = Histogram(
 )
 timeouts = Counter("domino_timeouts", "Turns lost on time (applied by this process's clock).")
 games_finished = Counter("domino_games_finished", "Games that ended (at this process).")
+tables_restored = Counter(
+    "domino_tables_restored", "Running games put back from their database snapshot."
+)
 rate_limited = Counter(
     "domino_rate_limited", "Requests and messages refused as too fast.", ["channel"]
 )

@@ -1,4 +1,5 @@
-"""The durable tables: players, per-variant ratings, finished games and their seats.
+"""The durable tables: players, per-variant ratings, finished games and their seats, and the
+snapshots of running games that a lost live store is recovered from.
 
 Schema changes go through Alembic (`migrations/`); these classes describe the head revision.
 """
@@ -123,3 +124,21 @@ class GamePlayer(Base):
     skill_after: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (Index("ix_game_players_player_id", "player_id"),)
+
+
+class LiveSnapshot(Base):
+    """A running game's table as the live store held it when its latest round began.
+
+    Written once per round (and when the game starts), deleted with the writing of the
+    game's result; a table the live store lost is restored from here.
+    """
+
+    __tablename__ = "live_snapshots"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    # The table's state (the current round) and the rounds already over, as stored live.
+    state: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    rounds: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
+    saved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -46,6 +46,11 @@ class Keys:
         """Set of tables whose game finished but is not yet written to the database."""
         return f"{self.prefix}:unwritten"
 
+    @property
+    def snapshot_due(self) -> str:
+        """Set of running tables whose state should be copied to the database (a round began)."""
+        return f"{self.prefix}:snapshot_due"
+
     def table_channel(self, table_id: str) -> str:
         return f"{self.prefix}:ch:table:{table_id}"
 

@@ -55,7 +55,8 @@ else
 end
 if ARGV[6] == '1' then redis.call('SADD', KEYS[4], ARGV[3]) end
 if ARGV[7] ~= '' then redis.call('ZADD', KEYS[5], ARGV[7], ARGV[3]) end
-for i = 13, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
+if ARGV[13] == '1' then redis.call('SADD', KEYS[7], ARGV[3]) end
+for i = 14, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
 local head = '{"kind":"change","table_id":"' .. ARGV[3] .. '","v":' .. v
   .. ',"writer":"' .. ARGV[12] .. '"'
 redis.call('PUBLISH', ARGV[8], head .. ',"state":' .. ARGV[2] .. '}')
@@ -64,6 +65,27 @@ if ARGV[11] ~= '' then
     .. ',"table":' .. ARGV[11] .. '}')
 end
 return v
+"""
+
+# Puts back a table the store lost (it must not exist), at a version past any it had, with
+# its archived rounds, its turn deadline and its lobby entry, and announces it like a write.
+# ARGV: version, data, table id, deadline, created, listed, channel, lobby channel, lobby
+# entry, then the archived rounds.
+_RESTORE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'data', ARGV[2], 'writer', 'restore')
+redis.call('DEL', KEYS[5])
+for i = 10, #ARGV do redis.call('RPUSH', KEYS[5], ARGV[i]) end
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3]) end
+if ARGV[6] == '1' then redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[3]) end
+redis.call('SREM', KEYS[4], ARGV[3])
+redis.call('PUBLISH', ARGV[7], '{"kind":"change","table_id":"' .. ARGV[3] .. '","v":' .. ARGV[1]
+  .. ',"writer":"restore","state":' .. ARGV[2] .. '}')
+if ARGV[9] ~= '' then
+  redis.call('PUBLISH', ARGV[8], '{"kind":"update","table_id":"' .. ARGV[3] .. '","v":'
+    .. ARGV[1] .. ',"table":' .. ARGV[9] .. '}')
+end
+return 1
 """
 
 _DELETE = """
@@ -222,6 +244,7 @@ class LiveStore:
         self._retire = client.register_script(_RETIRE)
         self._resume = client.register_script(_RESUME)
         self._presence = client.register_script(_PRESENCE)
+        self._restore = client.register_script(_RESTORE)
 
     async def ping(self) -> bool:
         try:
@@ -302,18 +325,20 @@ class LiveStore:
         listed: bool = True,
         lobby_entry: dict[str, Any] | None = None,
         archive: list[dict[str, Any]] = (),  # type: ignore[assignment]
+        snapshot: bool = False,
     ) -> int | None:
         """Store `state` if the table is still at version `expected` (0: does not exist).
 
         Returns the new version, or None when someone else changed the table first.
         Announces the change with the state on the table's channel, and `lobby_entry`
         (the table as the lobby shows it, when that changed) on the lobby's. `archive`:
-        rounds to append to the table's round archive in the same step.
+        rounds to append to the table's round archive in the same step. `snapshot`: the
+        table is due a copy in the database (see `due_snapshots`).
         """
         k = self.keys
         result = await self._write(
             keys=[k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
-                  k.rounds(table_id)],
+                  k.rounds(table_id), k.snapshot_due],
             args=[
                 expected,
                 dumps(state),
@@ -327,10 +352,59 @@ class LiveStore:
                 "1" if listed else "0",
                 "" if lobby_entry is None else dumps(lobby_entry),
                 f"{self.writer_prefix}{next(self._writes)}",
+                "1" if snapshot else "0",
                 *(dumps(rd) for rd in archive),
             ],
         )
         return None if int(result) < 0 else int(result)
+
+    async def restore(
+        self,
+        table_id: str,
+        version: int,
+        state: dict[str, Any],
+        rounds: list[dict[str, Any]],
+        *,
+        deadline_ms: int | None,
+        lobby_entry: dict[str, Any] | None,
+    ) -> bool:
+        """Put back a table this store lost, at `version`; False if the table exists (then
+        nothing changes: another process restored it first, or it was never lost)."""
+        k = self.keys
+        done = await self._restore(
+            keys=[k.table(table_id), k.index, k.deadlines, k.snapshot_due, k.rounds(table_id)],
+            args=[
+                version,
+                dumps(state),
+                table_id,
+                "" if deadline_ms is None else deadline_ms,
+                state["created_at"],
+                "1" if lobby_entry is not None else "0",
+                k.table_channel(table_id),
+                k.lobby_channel,
+                "" if lobby_entry is None else dumps(lobby_entry),
+                *(dumps(rd) for rd in rounds),
+            ],
+        )
+        return bool(done)
+
+    async def missing(self, table_ids: list[str]) -> list[str]:
+        """Which of these tables the store does not hold, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                pipe.exists(self.keys.table(table_id))
+            found = await pipe.execute()
+        return [t for t, there in zip(table_ids, found, strict=True) if not there]
+
+    async def due_snapshots(self, limit: int = 50) -> list[str]:
+        """Takes up to `limit` tables due a copy in the database (the caller makes it, or
+        hands them back with `snapshots_due`)."""
+        taken = await self.redis.spop(self.keys.snapshot_due, limit)
+        return [str(x) for x in taken or []]
+
+    async def snapshots_due(self, table_ids: list[str]) -> None:
+        if table_ids:
+            await self.redis.sadd(self.keys.snapshot_due, *table_ids)
 
     async def delete(self, table_id: str, expected: int) -> bool:
         """Remove a table still at version `expected` (an empty table nobody waits at)."""

@@ -22,6 +22,7 @@ from app.live.tasks import stop_task
 from app.services import play
 from app.services.feed import PRESENCE_REFRESH_SECONDS, Feed
 from app.services.finish import Finisher
+from app.services.recovery import Recovery
 from app.services.tables import Change, now_ms
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,8 @@ class Clock:
         finisher: Finisher,
         every: float,
         due: Callable[[str], Awaitable[Change | None]] | None = None,
+        recovery: Recovery | None = None,
+        recover_seconds: float = 10.0,
     ) -> None:
         self.store = store
         # What to do with a table whose time has come (bot_turns also plays bots' turns).
@@ -48,6 +51,8 @@ class Clock:
         self.feed = feed
         self.finisher = finisher
         self.every = every
+        self.recovery = recovery
+        self.recover_seconds = recover_seconds
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -84,7 +89,7 @@ class Clock:
         return restarted
 
     async def _run(self) -> None:
-        last_results = last_presence = 0.0
+        last_results = last_presence = last_recovery = 0.0
         while True:
             started = now_ms()
             try:
@@ -97,6 +102,11 @@ class Clock:
                 if now - last_results >= RESULTS_SWEEP_SECONDS:
                     last_results = now
                     await self.finisher.sweep()
+                    if self.recovery is not None:
+                        look = now - last_recovery >= self.recover_seconds
+                        if look:
+                            last_recovery = now
+                        await self.recovery.sweep(look_for_lost=look)
                 if now - last_presence >= PRESENCE_REFRESH_SECONDS:
                     last_presence = now
                     await self.feed.refresh_presence()

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -174,8 +174,11 @@ class Watch:
 
 class Feed:
     def __init__(self, store: LiveStore, hub: Hub, process_id: str,
-                 heartbeat_seconds: float = HEARTBEAT_SECONDS) -> None:
+                 heartbeat_seconds: float = HEARTBEAT_SECONDS,
+                 recover: Callable[[str], Awaitable[bool]] | None = None) -> None:
         self.store = store
+        # Puts back a table the store lost, from its database snapshot (True: done).
+        self.recover = recover
         self.heartbeat_seconds = heartbeat_seconds
         self.hub = hub
         self.process_id = process_id
@@ -432,6 +435,14 @@ class Feed:
         if watch is None:
             return
         snapshot = await load_snapshot(self.store, table_id)
+        if snapshot is None and watch.latest is not None and self.recover is not None:
+            # A table we served is gone: lost by the store (then its snapshot brings it
+            # back, announced like any change) or over and expired (then there is none).
+            try:
+                if await self.recover(table_id):
+                    snapshot = await load_snapshot(self.store, table_id)
+            except Exception as error:
+                log.warning("restoring table %s failed: %r", table_id, error)
         if snapshot is None:
             if watch.latest is not None:  # it was there and is gone: say so
                 watch.latest = None

@@ -24,6 +24,7 @@ from app.db.models import (
 from app.db.session import Database, write_transaction
 from app.engine import Result
 from app.services import skill
+from app.services.recovery import forget_snapshot
 
 
 def _aware(moment: datetime) -> datetime:
@@ -187,6 +188,7 @@ async def write_result(
                 started_at=started_at,
                 finished_at=finished_at,
             )
+            await forget_snapshot(session, table_id, game_id)
     except IntegrityError:
         # Everything was rolled back. A duplicate game is the expected case; anything else
         # (an unknown player id, say) is a bug the caller must see.

@@ -12,6 +12,7 @@ from app.services.bot_turns import BotTurns
 from app.services.clock import Clock
 from app.services.feed import Feed
 from app.services.finish import Finisher
+from app.services.recovery import Recovery
 
 
 async def unpersisted_refusal(settings: Settings, store: LiveStore) -> str | None:
@@ -36,12 +37,15 @@ class LiveTables:
             settings.redis_prefix,
         )
         self.hub = Hub(self.store)
-        self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds)
+        self.recovery = Recovery(self.store, db)
+        self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds,
+                         recover=self.recovery.restore)
         self.finisher = Finisher(self.store, db)
         self.bots = BotTurns(self.store, self.finisher, settings.bot_think_seconds)
         self.bot_pace_ms = int(settings.bot_pace_seconds * 1000)
         self.clock = Clock(
-            self.store, self.feed, self.finisher, settings.sweep_seconds, due=self.bots.due
+            self.store, self.feed, self.finisher, settings.sweep_seconds, due=self.bots.due,
+            recovery=self.recovery, recover_seconds=settings.recover_seconds,
         )
         self.db = db
         self.settings = settings

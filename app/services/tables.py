@@ -250,6 +250,9 @@ async def commit(
     else:
         state["deadline"] = None
     state["log"] = [*current.state.get("log", []), {"v": version, "events": events}][-LOG_LENGTH:]
+    # A game that starts, and every new round of it, is copied to the database soon after
+    # (app.services.recovery), so a lost live store costs at most the round being played.
+    started = state["status"] == "playing" and current.state["status"] != "playing"
     written = await store.write(
         state["id"],
         current.version,
@@ -262,6 +265,7 @@ async def commit(
         lobby_entry=lobby_entry_changed(current.state, state),
         archive=archive,
         listed=listed,
+        snapshot=state["status"] == "playing" and (started or bool(archive)),
     )
     if written is None:
         return None

@@ -4,13 +4,17 @@ a PostgreSQL cluster in a temporary directory. The machine's shared services are
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import os
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
-from tests.servers import free_port
+import asyncpg
+
+from tests.servers import PG_ADMIN_DSN, free_port
 
 
 class PrivateRedis:
@@ -94,3 +98,32 @@ class PrivatePostgres:
     @property
     def admin_dsn(self) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+
+def _dsn(pg_url: str) -> str:
+    return PG_ADMIN_DSN.rsplit("/", 1)[0] + "/" + pg_url.rsplit("/", 1)[1]
+
+
+async def saved_snapshot(pg_url: str, table_id: str, timeout: float = 10) -> dict[str, Any]:
+    """The table's row in `live_snapshots` (version, game id), once it is there."""
+    connection = await asyncpg.connect(_dsn(pg_url))
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            row = await connection.fetchrow(
+                "SELECT version, game_id FROM live_snapshots WHERE table_id = $1", table_id)
+            if row is not None:
+                return dict(row)
+            assert time.monotonic() < deadline, "no snapshot was saved"
+            await asyncio.sleep(0.1)
+    finally:
+        await connection.close()
+
+
+async def database_value(pg_url: str, sql: str, *args: Any) -> Any:
+    """The first value `sql` returns in the test database at `pg_url`."""
+    connection = await asyncpg.connect(_dsn(pg_url))
+    try:
+        return await connection.fetchval(sql, *args)
+    finally:
+        await connection.close()

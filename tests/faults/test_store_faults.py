@@ -20,7 +20,7 @@ import httpx
 
 from tests.e2e.client import Message, Player, autoplay, register
 from tests.e2e.game import Seated, seat_players
-from tests.faults.stores import PrivateRedis
+from tests.faults.stores import PrivateRedis, database_value, saved_snapshot
 from tests.servers import PG_ADMIN_DSN, Server, database_url, run_server
 
 
@@ -152,6 +152,10 @@ async def test_a_running_game_that_vanishes_from_the_store_is_announced(
     with run_server(env, log_dir=tmp_path) as server:
         seated = await seat_players([server])
         await seated.first_playing_state()
+        # A game with no snapshot to restore it from (its copy in the database is lost too).
+        await saved_snapshot(pg_url, seated.table_id)
+        await database_value(
+            pg_url, "DELETE FROM live_snapshots WHERE table_id = $1", seated.table_id)
         # What a Redis without persistence does on restart: everything is gone.
         subprocess.run(["redis-cli", "-p", str(private_redis.port), "flushall"], check=True)
         gone = time.monotonic()

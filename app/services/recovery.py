@@ -1,0 +1,153 @@
+"""Running games kept in the database too, so a lost live store costs a round, not a game.
+
+When a game starts and whenever one of its rounds begins, its table's write in the live store
+marks it "due a snapshot" (atomically with the change). Every process copies the due tables
+to the `live_snapshots` table soon after: the state as it is then (the current round, usually
+just dealt) and the rounds already over. Writing the game's result deletes its snapshot in
+the same transaction.
+
+When the live store no longer holds a table that has a snapshot (a Redis that lost its data:
+no persistence, a failed disk, a flush), the table is put back from the snapshot: the game
+goes on from the position saved, usually the deal of the round that was being played, with a
+fresh turn clock. Its version jumps `VERSION_GAP` past the snapshot's, beyond any version the
+lost store can have reached since, so every socket takes the restored state as news. A
+process looks for lost tables at start, whenever one of its sockets' tables is found missing,
+and every `recover_seconds`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import metrics
+from app.db.models import Game as GameRow
+from app.db.models import LiveSnapshot, utcnow
+from app.db.session import Database
+from app.live.store import LiveStore
+from app.services.seats import wake_at
+from app.services.tables import game_of, now_ms, public_table
+
+log = logging.getLogger(__name__)
+
+# How far a restored table's version jumps past its snapshot's: more changes than a round
+# of any variant has, so the restored state is newer than anything a socket has seen.
+VERSION_GAP = 10_000
+
+
+async def forget_snapshot(session: AsyncSession, table_id: str, game_id: str) -> None:
+    """Drop the snapshot of this game (its result is being written in `session`)."""
+    await session.execute(
+        delete(LiveSnapshot).where(LiveSnapshot.table_id == table_id,
+                                   LiveSnapshot.game_id == game_id)
+    )
+
+
+class Recovery:
+    def __init__(self, store: LiveStore, db: Database) -> None:
+        self.store = store
+        self.db = db
+
+    async def save_due(self) -> int:
+        """Copy every table due a snapshot to the database; returns how many were saved.
+        Tables that could not be saved are handed back, to be tried again."""
+        saved = 0
+        while table_ids := await self.store.due_snapshots():
+            try:
+                for table_id in list(table_ids):
+                    if await self._save(table_id):
+                        saved += 1
+                    table_ids.remove(table_id)
+            except Exception:
+                await self.store.snapshots_due(table_ids)
+                raise
+        return saved
+
+    async def _save(self, table_id: str) -> bool:
+        current = await self.store.load(table_id)
+        if current is None or current.state["status"] != "playing":
+            return False  # gone, or over: the result writer has it now
+        state = current.state
+        archived = any(rd.get("archived") for rd in state["game"]["rounds"])
+        rounds = await self.store.archived_rounds(table_id) if archived else []
+        row = {
+            "table_id": table_id,
+            "game_id": state["game_id"],
+            "version": current.version,
+            "state": state,
+            "rounds": rounds,
+            "saved_at": utcnow(),
+        }
+        async with self.db.session() as session, session.begin():
+            dialect = session.get_bind().dialect.name
+            insert = pg_insert if dialect == "postgresql" else sqlite_insert
+            statement = insert(LiveSnapshot).values(row)
+            await session.execute(statement.on_conflict_do_update(
+                index_elements=[LiveSnapshot.table_id],
+                set_={k: statement.excluded[k] for k in row if k != "table_id"},
+            ))
+        return True
+
+    async def restore_missing(self) -> list[str]:
+        """Put back every table with a snapshot that the live store lost."""
+        async with self.db.session() as session:
+            table_ids = list(await session.scalars(select(LiveSnapshot.table_id)))
+        if not table_ids:
+            return []
+        return [t for t in await self.store.missing(table_ids) if await self.restore(t)]
+
+    async def restore(self, table_id: str) -> bool:
+        """Put the table back from its snapshot if the store lost it; False if there is no
+        snapshot, its game is already written, or the table is there after all."""
+        async with self.db.session() as session:
+            snapshot = await session.get(LiveSnapshot, table_id)
+            if snapshot is None:
+                return False
+            written = await session.get(GameRow, snapshot.game_id)
+        if written is not None:  # the result is in; only the snapshot's deletion was lost
+            async with self.db.session() as session, session.begin():
+                await forget_snapshot(session, table_id, snapshot.game_id)
+            return False
+        state = _resumed(snapshot.state)
+        restored = await self.store.restore(
+            table_id,
+            snapshot.version + VERSION_GAP,
+            state,
+            snapshot.rounds,
+            deadline_ms=wake_at(state, game_of(state), now_ms()),
+            lobby_entry=public_table(state),
+        )
+        if restored:
+            metrics.tables_restored.inc()
+            log.warning("table %s restored from its snapshot of version %d (game %s)",
+                        table_id, snapshot.version, snapshot.game_id)
+        return restored
+
+
+    async def sweep(self, look_for_lost: bool) -> None:
+        """Save the due snapshots and (`look_for_lost`) restore lost tables. A failure is
+        logged and left for the next sweep (what was due stays due)."""
+        try:
+            await self.save_due()
+            if look_for_lost:
+                await self.restore_missing()
+        except Exception as error:
+            metrics.count_error(error)
+            log.warning("saving or restoring snapshots failed (%r); will retry", error)
+
+
+def _resumed(state: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's state as a table that goes on now: a fresh clock for the player on
+    turn, no pause, and no events to replay."""
+    now = now_ms()
+    return {
+        **state,
+        "deadline": now + state["turn_seconds"] * 1000,
+        "next_round_at": None,
+        "log": [],
+    }
