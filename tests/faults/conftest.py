@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,10 +19,11 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
 
 
 @pytest.fixture
-def private_postgres(tmp_path: Path) -> Iterator[PrivatePostgres]:
-    postgres = PrivatePostgres(tmp_path)
-    postgres.init()
-    postgres.start()
-    yield postgres
-    with contextlib.suppress(subprocess.CalledProcessError):  # already stopped by the test
-        postgres.stop()
+def private_postgres() -> Iterator[PrivatePostgres]:
+    postgres = PrivatePostgres()
+    try:
+        postgres.init()
+        postgres.start()
+        yield postgres
+    finally:
+        postgres.remove()

@@ -5,9 +5,12 @@ a PostgreSQL cluster in a temporary directory. The machine's shared services are
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import glob
 import os
+import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -58,11 +61,12 @@ class PrivatePostgres:
     """A PostgreSQL cluster of our own (trust auth, loopback, a free port) to stop and start.
 
     `initdb` refuses to run as root, so under root the cluster belongs to the `postgres` user
-    the machine's own cluster runs as.
+    the machine's own cluster runs as. Its directory is its own, not pytest's (which
+    removes old runs' directories, perhaps another run's on the same machine, while in use).
     """
 
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory / "pgdata"
+    def __init__(self) -> None:
+        self.directory = Path(tempfile.mkdtemp(prefix="domino-pg-")) / "pgdata"
         self.port = free_port()
         self._as_root = os.geteuid() == 0
 
@@ -70,7 +74,10 @@ class PrivatePostgres:
         command = list(argv)
         if self._as_root:
             command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
+        if done.returncode:
+            raise RuntimeError(f"{' '.join(command)} failed: {done.stdout}")
 
     def init(self) -> None:
         self.directory.parent.mkdir(parents=True, exist_ok=True)
@@ -88,6 +95,12 @@ class PrivatePostgres:
                    f"-c unix_socket_directories={self.directory}")
         self._run(_pg_bin("pg_ctl"), "-D", str(self.directory), "-o", options, "-w", "-t", "30",
                   "-l", str(self.directory / "log"), "start")
+
+    def remove(self) -> None:
+        """Stop the cluster if it runs and delete its files."""
+        with contextlib.suppress(RuntimeError):
+            self.stop()
+        shutil.rmtree(self.directory.parent, ignore_errors=True)
 
     def stop(self) -> None:
         self._run(_pg_bin("pg_ctl"), "-D", str(self.directory), "-m", "fast", "-w", "stop")

@@ -83,7 +83,7 @@ async def test_subscribers_get_every_version_once_while_other_processes_change_t
                 watchers.append((player, table_id))
 
             try:
-                await asyncio.gather(*(watch() for _ in range(300)))
+                await asyncio.gather(*(watch() for _ in range(500)))
                 await asyncio.sleep(0.5)
             finally:
                 stop.set()
@@ -116,13 +116,13 @@ async def test_a_burst_beyond_the_redis_pool_waits_and_succeeds(
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             owner = await register(http)
             table_ids = [(await create_table(http, owner))["id"] for _ in range(20)]
-        spectators = await asyncio.gather(*(Player(server.ws_url).connect() for _ in range(300)))
-        # 300 subscriptions at once, 15 to each of 20 tables, through 4 Redis connections.
+        spectators = await asyncio.gather(*(Player(server.ws_url).connect() for _ in range(500)))
+        # 500 subscriptions at once, 25 to each of 20 tables, through 4 Redis connections.
         replies = await asyncio.gather(*(
             p.request({"type": "table.subscribe", "table_id": table_ids[i % 20]}, timeout=60)
             for i, p in enumerate(spectators)
         ))
-        assert [r["type"] for r in replies] == ["table.state"] * 300
+        assert [r["type"] for r in replies] == ["table.state"] * 500
         await asyncio.gather(*(p.close() for p in spectators))
         # All of them gone at once; the server still serves (and said nothing went wrong).
         late = await Player(server.ws_url).connect()
