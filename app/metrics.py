@@ -52,8 +52,9 @@ redis_errors = Counter("domino_redis_errors", "Failed calls to the live store (R
 database_errors = Counter("domino_database_errors", "Failed database calls.")
 
 
-def count_error(error: BaseException) -> None:
-    """Count a failure of a backing service by the kind of exception (others are ours)."""
+def count_error(error: BaseException) -> bool:
+    """Count a failure of a backing service by the kind of exception; False for the others
+    (ours: bugs, worth a traceback in the log)."""
     import redis.exceptions
     import sqlalchemy.exc
 
@@ -61,6 +62,9 @@ def count_error(error: BaseException) -> None:
         redis_errors.inc()
     elif isinstance(error, sqlalchemy.exc.SQLAlchemyError | OSError | TimeoutError):
         database_errors.inc()
+    else:
+        return False
+    return True
 
 
 class _Families(Collector):

@@ -75,8 +75,11 @@ class Finisher:
         except asyncio.CancelledError:
             raise
         except Exception as error:
-            metrics.count_error(error)
-            log.exception("writing the result of table %s failed; will retry", table_id)
+            if metrics.count_error(error):  # a store is away: expected, retried, no traceback
+                log.warning("writing the result of table %s failed (%r); will retry",
+                            table_id, error)
+            else:
+                log.exception("writing the result of table %s failed; will retry", table_id)
             self._next_try[table_id] = time.monotonic() + RETRY_SECONDS
             return False
 

@@ -68,3 +68,6 @@ async def test_games_end_while_the_database_is_stopped_and_are_written_once_afte
                             "SELECT max(games) FROM ratings") == 1
         assert await _value(private_postgres, database,
                             "SELECT count(*) FROM live_snapshots") == 0
+        # An outage is logged as such, not as a crash of ours.
+        for server in (first, second):
+            assert "Traceback" not in server.output()
