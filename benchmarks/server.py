@@ -20,6 +20,8 @@ the room, driven by the same bot code, and prints the ratio of the two.
 `--long-game` instead plays `--tables` games to their end without restarting them and
 compares the server's CPU per move over the first and the last tenth of all moves.
 `--source DIR` runs the server from another checkout (e.g. the code before a change).
+`--lobby N` adds N sockets that only watch the lobby (`lobby.subscribe`) and prints the
+lobby frames they received per second.
 """
 
 from __future__ import annotations
@@ -92,6 +94,7 @@ class Stats:
     rounds: list[int] = field(default_factory=list)
     frame_sizes: list[int] = field(default_factory=list)
     started: int = 0  # tables whose (first) game has begun
+    lobby_frames: int = 0  # frames received by the lobby-only sockets while measuring
 
 
 @dataclass
@@ -325,11 +328,27 @@ class Result:
         if self.memory_per_socket is not None:
             print(f"  server memory per idle socket: {self.memory_per_socket / 1024:.1f} KiB")
         print(f"  failed moves: {s.failed} {s.failures or ''}; seq gaps seen: {s.gaps}")
+        if s.lobby_frames:
+            print(f"  lobby frames received by the lobby's watchers: "
+                  f"{s.lobby_frames / self.elapsed:.0f}/s")
+
+
+async def watch_lobby(ws_url: str, stats: Stats, ready: asyncio.Event) -> None:
+    """A person in the lobby: subscribes to it and reads every frame."""
+    async with websockets.connect(ws_url, max_size=2**22, ping_interval=None,
+                                  compression=None) as ws:
+        await ws.send('{"type":"lobby.subscribe","id":"l"}')
+        await ws.recv()
+        ready.set()
+        async for _ in ws:
+            if stats.measuring:
+                stats.lobby_frames += 1
 
 
 async def drive(
     label: str, url: str, ws_url: str, pid: int, *, tables: int, think: float,
     warmup: float, duration: float, accounts: int, long_game: bool, real: bool,
+    lobby_watchers: int = 0,
 ) -> Result:
     stats = Stats()
     seats = tables * 4
@@ -353,6 +372,11 @@ async def drive(
         await asyncio.gather(*(connect(b) for b in bots))
         await asyncio.sleep(2)
         memory = (rss_bytes(pid) - rss_before) / seats
+        watchers = []
+        for _ in range(lobby_watchers):
+            ready = asyncio.Event()
+            watchers.append(asyncio.create_task(watch_lobby(ws_url, stats, ready)))
+            await ready.wait()
         readers = [asyncio.create_task(b.run()) for b in bots]
         players = [
             asyncio.create_task(play_table(
@@ -385,7 +409,7 @@ async def drive(
                   and t.exception() is not None]
         if broken:
             print(f"{len(broken)} bot tasks failed, e.g. {broken[0]!r}", file=sys.stderr)
-        for task in players + readers:
+        for task in players + readers + watchers:
             task.cancel()
         for bot in bots:
             await bot.ws.close()
@@ -507,6 +531,8 @@ def main() -> int:
     parser.add_argument("--source", default="", help="run the server from this checkout")
     parser.add_argument("--long-game", action="store_true")
     parser.add_argument("--no-ceiling", action="store_true")
+    parser.add_argument("--lobby", type=int, default=0,
+                        help="also this many sockets watching the lobby only")
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--frame-bytes", type=int, default=2000, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -539,13 +565,14 @@ def main() -> int:
             result = asyncio.run(drive(
                 label, server.url, server.ws_url, server.process.pid, tables=args.tables,
                 think=args.think, warmup=args.warmup, duration=args.duration,
-                accounts=accounts, long_game=args.long_game, real=True))
+                accounts=accounts, long_game=args.long_game, real=True,
+                lobby_watchers=args.lobby))
         except BaseException:
             print(server.output()[-5000:], file=sys.stderr)
             raise
         result.print()
         problems = [line for line in server.output().splitlines()
-                    if not line.startswith(("INFO", "Domino server"))]
+                    if " INFO " not in line and not line.startswith(("INFO", "Domino server"))]
         if problems:
             print(f"server log ({len(problems)} lines besides INFO), last ones:")
             print("\n".join(problems[-15:]))
