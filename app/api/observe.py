@@ -58,6 +58,7 @@ class RequestIds:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            # A websocket's frames carry no headers: its sends go straight through.
+            await self.app(scope, receive, send_with_id if scope["type"] == "http" else send)
         finally:
             logs.request_id.reset(token)

@@ -31,7 +31,9 @@ import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.keys import Keys
@@ -226,6 +228,16 @@ def connect(
 LocalChange = Callable[[str, int, dict[str, Any], Any], object]
 
 
+async def _run_script(script: AsyncScript, client: aioredis.Redis, keys: list[str],
+                      args: list[Any]) -> Any:
+    """`script(keys, args)` by its sha, loading it first where the server lacks it: what
+    AsyncScript.__call__ does, without its per-call pipeline check (the move path's cost)."""
+    try:
+        return await client.evalsha(script.sha, len(keys), *keys, *args)  # type: ignore[misc]
+    except NoScriptError:
+        return await script(keys=keys, args=args)
+
+
 class LiveStore:
     def __init__(self, client: aioredis.Redis, prefix: str) -> None:
         self.redis = client
@@ -336,10 +348,11 @@ class LiveStore:
         table is due a copy in the database (see `due_snapshots`).
         """
         k = self.keys
-        result = await self._write(
-            keys=[k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
-                  k.rounds(table_id), k.snapshot_due],
-            args=[
+        result = await _run_script(
+            self._write, self.redis,
+            [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
+             k.rounds(table_id), k.snapshot_due],
+            [
                 expected,
                 dumps(state),
                 table_id,

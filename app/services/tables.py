@@ -192,9 +192,17 @@ async def full_game_dict(store: LiveStore, table_id: str, game: dict[str, Any]
     return {**game, "rounds": rounds}
 
 
+# The state's fields that `public_table` shows: a change that leaves them all equal (a move,
+# as a rule) leaves the lobby's entry as it was.
+_LOBBY_FIELDS = ("seats", "status", "game_id", "options", "turn_seconds",
+                 "round_pause_seconds", "rated", "bot_takeover", "variant", "created_by")
+
+
 def lobby_entry_changed(before: dict[str, Any] | None, after: dict[str, Any]
                         ) -> dict[str, Any] | None:
     """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged)."""
+    if before is not None and all(before.get(k) == after.get(k) for k in _LOBBY_FIELDS):
+        return None
     entry = public_table(after)
     return None if before is not None and public_table(before) == entry else entry
 
