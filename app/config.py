@@ -48,6 +48,8 @@ class Settings(BaseSettings):
     # "text" for people, "json" (one object a line) for log collectors.
     log_format: Literal["text", "json"] = "text"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    # Limits (README "Security"): the largest HTTP request body, in bytes ...
+    max_body_bytes: int = 64 * 1024
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

@@ -20,6 +20,7 @@ from app import metrics
 from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
 from app.api.errors import install_error_handlers
 from app.api.i18n import install_translations
+from app.api.limits import install_body_limits
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
 from app.db.session import Database, migrate
@@ -97,6 +98,7 @@ def create_app() -> FastAPI:
     install_error_handlers(app)
     install_translations(app)
     install_rate_limits(app)
+    install_body_limits(app, settings.max_body_bytes)
     for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
     # Outermost, so every log line of a request (the rate limiter's too) carries its id.
