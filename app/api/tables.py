@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request, status
 from pydantic import BaseModel, Field
 
 from app.api.deps import CurrentPlayer
-from app.api.schemas import Detail
+from app.api.schemas import STRICT, Detail
 from app.services import bot_turns, lobby
 from app.services.runtime import LiveTables
 from app.services.tables import ServiceError, public_table
@@ -27,6 +27,7 @@ LiveDep = Annotated[LiveTables, Depends(get_live)]
 
 
 class TableCreate(BaseModel):
+    model_config = STRICT
     variant: str
     seats: int = 4
     options: dict[str, Any] = Field(default_factory=dict)
@@ -38,10 +39,12 @@ class TableCreate(BaseModel):
 
 
 class JoinRequest(BaseModel):
+    model_config = STRICT
     seat: int | None = None
 
 
 class BotRequest(BaseModel):
+    model_config = STRICT
     strength: Literal["random", "heuristic", "strong"] = "heuristic"
     seat: int | None = None
 

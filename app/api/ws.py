@@ -251,7 +251,7 @@ class Connection:
             metrics.move_seconds.observe(time.perf_counter() - started)
         elif isinstance(message, Resign):
             await self.change(
-                message.table_id, msg_id, lobby.leave(live.store, self.player, message.table_id)
+                message.table_id, msg_id, play.resign(live.store, self.player.id, message.table_id)
             )
         elif isinstance(message, Rematch):
             offer = await lobby.rematch(live.store, self.player, message.table_id)

@@ -24,6 +24,7 @@ from app.services.tables import (
     pause_remaining,
     seat_of,
 )
+from app.services.text import readable
 
 ATTEMPTS = 20
 
@@ -101,6 +102,12 @@ async def resign(store: LiveStore, player_id: int, table_id: str) -> Change:
         if seat is None:
             raise ServiceError("not_seated", "you are not seated at this table", 409)
         game = game_of(current.state)
+        if current.state["status"] == "waiting":
+            raise ServiceError(
+                "bad_request",
+                "the game has not started, so there is nothing to resign; leave the table to"
+                " give up your seat", 409,
+            )
         if current.state["status"] == "finished" or game is None:
             raise ServiceError("game_over", "there is no game in progress", 409)
         try:
@@ -172,6 +179,9 @@ async def chat(
         raise not_found(table_id)
     if seat_of(current.state, player_id) is None:
         raise ServiceError("not_seated", "only players seated at this table can chat", 409)
+    text = readable(text)
+    if not text.strip():
+        raise ServiceError("bad_request", "chat text is empty", 422)
     message = {"type": "chat", "table_id": table_id, "from": name, "text": text, "at": now_ms()}
     await store.publish_table(table_id, {"kind": "chat", "message": message, "origin": origin})
     return message
