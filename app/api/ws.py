@@ -36,7 +36,7 @@ from app.api.protocol import (
     TableUnsubscribe,
     client_message,
 )
-from app.api.ratelimit import TokenBucket
+from app.api.ratelimit import SocketLimits, client_address
 from app.services import lobby, play
 from app.services.accounts import PlayerRef, player_for_token
 from app.services.feed import Snapshot
@@ -48,8 +48,6 @@ log = logging.getLogger(__name__)
 router = APIRouter(tags=["websocket"])
 
 MAX_FRAME_BYTES = 16 * 1024
-RATE_PER_SECOND = 30.0
-RATE_BURST = 60.0
 # A socket that does not read its messages is closed rather than buffered without end.
 MAX_QUEUED = 2000
 CLOSE_BAD_TOKEN = 4401
@@ -75,7 +73,7 @@ class Connection:
         self.pending: dict[str, list[Snapshot]] = {}
         self.lobby_ready = True
         self.lobby_held: list[dict[str, Any]] = []
-        self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+        self.limits = SocketLimits(live, client_address(websocket.scope))
         self.closed = False
         # The language of error messages: the handshake's Accept-Language, then hello's.
         self.lang = pick_language(websocket.headers.get("accept-language"))
@@ -153,9 +151,10 @@ class Connection:
 
     async def handle_frame(self, text: str | None) -> bool:
         """One client frame; returns False when the socket must close."""
-        if not self.bucket.take():
-            metrics.rate_limited.labels("ws").inc()
-            self.error("rate_limited", "too many messages; slow down", _frame_id(text))
+        verdict = await self.limits.message(self.player_id, _is_chat(text))
+        if not verdict.allowed:
+            self.error("rate_limited", "too many messages; slow down", _frame_id(text),
+                       retry_ms=verdict.retry_ms)
             return True
         if text is None:
             self.error("bad_request", "frames must be JSON text")
@@ -312,6 +311,12 @@ def _frame_id(text: str | None) -> Any:
     return data.get("id", _NO_ID) if isinstance(data, dict) else _NO_ID
 
 
+def _is_chat(text: str | None) -> bool:
+    """Whether a frame looks like a chat message (chat has a budget of its own); a cheap
+    look, before the frame is parsed, that a frame could only fool into a smaller budget."""
+    return text is not None and '"chat"' in text
+
+
 def _describe(error: ValidationError, data: dict[str, Any]) -> str:
     kind = data.get("type")
     first = error.errors()[0]
@@ -321,11 +326,24 @@ def _describe(error: ValidationError, data: dict[str, Any]) -> str:
     return f"{kind}: {where}: {first['msg']}"
 
 
+async def _refuse(websocket: WebSocket, conn: Connection, why: str, retry_ms: int) -> None:
+    """PROTOCOL's rate_limited error, then close (1013: try again later)."""
+    message = {"type": "error", "code": "rate_limited", "message": translate(why, conn.lang),
+               "retry_ms": retry_ms}
+    with contextlib.suppress(Exception):
+        await websocket.send_text(orjson.dumps(message).decode())
+        await websocket.close(code=CLOSE_TRY_AGAIN, reason="rate limited")
+
+
 @router.websocket("/ws")
 async def gateway(websocket: WebSocket) -> None:
     live: LiveTables = websocket.app.state.live
     await websocket.accept()
     conn = Connection(websocket, live)
+    verdict = await conn.limits.connect()
+    if not verdict.allowed:
+        await _refuse(websocket, conn, "too many new connections; slow down", verdict.retry_ms)
+        return
     cookie = websocket.cookies.get(SESSION_COOKIE)
     if cookie:
         try:

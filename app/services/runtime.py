@@ -7,6 +7,7 @@ import secrets
 from app.config import Settings
 from app.db.session import Database
 from app.live.hub import Hub
+from app.live.ratelimit import RateLimiter
 from app.live.store import LiveStore, connect
 from app.services.bot_turns import BotTurns
 from app.services.clock import Clock
@@ -35,6 +36,8 @@ class LiveTables:
                     pool_timeout=settings.redis_pool_timeout),
             settings.redis_prefix,
         )
+        # Rate limits shared by every process, in the same Redis as the tables.
+        self.limiter = RateLimiter(self.store.redis, settings.redis_prefix)
         self.hub = Hub(self.store)
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds)
         self.finisher = Finisher(self.store, db)
