@@ -73,6 +73,13 @@ class Settings(BaseSettings):
     # chat messages per player.
     chat_rate: float = 1.0
     chat_burst: float = 10.0
+    # Caps: tables one player has made that wait for players, signed-in sockets per
+    # player, how long a table may wait for players (seconds), and the most tables the
+    # lobby lists (waiting ones first, newest first).
+    max_waiting_tables: int = 3
+    max_sockets_per_player: int = 8
+    waiting_table_seconds: float = 1800.0
+    lobby_max_tables: int = 200
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

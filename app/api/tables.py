@@ -76,6 +76,7 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             bot_takeover=body.bot_takeover,
             bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
+            admit=live.caps.admit_table(player.id),
         )
 
 

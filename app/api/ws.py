@@ -52,6 +52,8 @@ MAX_FRAME_BYTES = 16 * 1024
 MAX_QUEUED = 2000
 CLOSE_BAD_TOKEN = 4401
 CLOSE_TRY_AGAIN = 1013
+# How often a signed-in socket renews its place among its player's sockets.
+SOCKET_RENEW_MS = 60_000
 
 _NO_ID = object()
 _conn_numbers = itertools.count(1)
@@ -75,6 +77,7 @@ class Connection:
         self.lobby_held: list[dict[str, Any]] = []
         self.limits = SocketLimits(live, client_address(websocket.scope))
         self.closed = False
+        self.renewal: asyncio.Task[None] | None = None
         # The language of error messages: the handshake's Accept-Language, then hello's.
         self.lang = pick_language(websocket.headers.get("accept-language"))
 
@@ -212,6 +215,8 @@ class Connection:
             if player is None:
                 await self.ws.close(code=CLOSE_BAD_TOKEN, reason="invalid token")
                 return False
+            if not await self.hold(player):
+                return False
             self.player = player
             self.reply(_welcome(player), msg_id)
         elif isinstance(message, TableSubscribe):
@@ -266,6 +271,39 @@ class Connection:
             )
             self.reply(said, msg_id)
         return True
+
+    async def hold(self, player: PlayerRef) -> bool:
+        """Count this socket among `player`'s open sockets (renewed while it lives); at the
+        cap, refuse it with `rate_limited` and close it (False)."""
+        if self.player is not None and self.player.id != player.id:
+            await self.live.caps.drop_socket(self.player.id, self.conn_id)
+        try:
+            held = await self.live.caps.hold_socket(player.id, self.conn_id)
+        except (RedisError, OSError) as error:  # uncounted, rather than nobody signed in
+            metrics.count_error(error)
+            held = True
+        if not held:
+            metrics.rate_limited.labels("ws").inc()
+            await _refuse(self.ws, self, "too many open connections; close another tab first",
+                          SOCKET_RENEW_MS)
+            return False
+        if self.renewal is None:
+            self.renewal = asyncio.create_task(self._renew())
+        return True
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(SOCKET_RENEW_MS / 1000)
+            if self.player is not None:
+                with contextlib.suppress(RedisError, OSError):
+                    await self.live.caps.hold_socket(self.player.id, self.conn_id)
+
+    async def release_hold(self) -> None:
+        if self.renewal is not None:
+            self.renewal.cancel()
+        if self.player is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self.live.caps.drop_socket(self.player.id, self.conn_id)
 
     async def subscribe(self, table_id: str, msg_id: Any) -> None:
         self.busy.add(table_id)
@@ -355,6 +393,10 @@ async def gateway(websocket: WebSocket) -> None:
             await websocket.close(code=CLOSE_TRY_AGAIN, reason="sign-in unavailable")
             return
         if conn.player is not None:
+            player, conn.player = conn.player, None
+            if not await conn.hold(player):
+                return
+            conn.player = player
             conn.offer(_welcome(conn.player))
     writer = asyncio.create_task(conn.write_loop())
     metrics.open_sockets.inc()
@@ -374,4 +416,5 @@ async def gateway(websocket: WebSocket) -> None:
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+        await conn.release_hold()
         await live.feed.drop(conn)

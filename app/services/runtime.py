@@ -10,6 +10,7 @@ from app.live.hub import Hub
 from app.live.ratelimit import RateLimiter
 from app.live.store import LiveStore, connect
 from app.services.bot_turns import BotTurns
+from app.services.caps import PlayerCaps
 from app.services.clock import Clock
 from app.services.feed import Feed
 from app.services.finish import Finisher
@@ -38,6 +39,7 @@ class LiveTables:
         )
         # Rate limits shared by every process, in the same Redis as the tables.
         self.limiter = RateLimiter(self.store.redis, settings.redis_prefix)
+        self.caps = PlayerCaps(self.store, settings)
         self.hub = Hub(self.store)
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds)
         self.finisher = Finisher(self.store, db)
@@ -57,8 +59,10 @@ class LiveTables:
         # Games that finished while no process could write them (a crash, a restart).
         await self.finisher.sweep()
         self.clock.start()
+        self.caps.start()
 
     async def stop(self) -> None:
+        await self.caps.stop()
         await self.clock.stop()
         await self.bots.stop()
         await self.finisher.stop()
