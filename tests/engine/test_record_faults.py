@@ -46,7 +46,7 @@ def test_an_unfinished_round_followed_by_more_rounds_is_refused_naming_it() -> N
     assert "not over" in reason and "round 2" in reason
     # The same, when the following round has no moves at all (it was silently dropped).
     short = copy.deepcopy(cut)
-    short["rounds"] = short["rounds"][:2] + [{"moves": []}]
+    short["rounds"] = [*short["rounds"][:2], {"moves": []}]
     _rejected_at(short, 1, kept)
 
 
