@@ -65,7 +65,10 @@ class Settings(BaseSettings):
     # new websockets per client address,
     ws_connect_rate: float = 10.0
     ws_connect_burst: float = 100.0
-    # websocket messages per client address and per player (all their sockets),
+    # websocket messages per socket (in its process's memory), per client address and
+    # per player (all their sockets),
+    ws_socket_rate: float = 30.0
+    ws_socket_burst: float = 60.0
     ws_address_rate: float = 200.0
     ws_address_burst: float = 1000.0
     ws_player_rate: float = 60.0

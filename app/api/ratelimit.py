@@ -147,14 +147,10 @@ class SocketLimits:
     """The budgets one websocket spends: its own (in memory), its address's and, once it
     is signed in, its player's (in Redis, with every other socket of them)."""
 
-    # A socket's own budget: messages a second, and at once.
-    RATE = 30.0
-    BURST = 60.0
-
     def __init__(self, live: LiveTables, address: str) -> None:
         self.live = live
         self.address = address
-        self.own = TokenBucket(self.RATE, self.BURST)
+        self.own = TokenBucket(settings.ws_socket_rate, settings.ws_socket_burst)
 
     async def connect(self) -> Verdict:
         budget = Budget(settings.ws_connect_rate, settings.ws_connect_burst)

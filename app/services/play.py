@@ -174,14 +174,14 @@ async def chat(
     store: LiveStore, player_id: int, name: str, table_id: str, text: str, origin: str
 ) -> dict[str, Any]:
     """Say `text` to everyone at the table; not a table change (no new seq)."""
+    text = readable(text)
+    if not text.strip():  # the client's own mistake: first of the errors (PROTOCOL §2)
+        raise ServiceError("bad_request", "chat text is empty", 422)
     current = await store.load(table_id)
     if current is None:
         raise not_found(table_id)
     if seat_of(current.state, player_id) is None:
         raise ServiceError("not_seated", "only players seated at this table can chat", 409)
-    text = readable(text)
-    if not text.strip():
-        raise ServiceError("bad_request", "chat text is empty", 422)
     message = {"type": "chat", "table_id": table_id, "from": name, "text": text, "at": now_ms()}
     await store.publish_table(table_id, {"kind": "chat", "message": message, "origin": origin})
     return message

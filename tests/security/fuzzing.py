@@ -4,14 +4,19 @@ and websocket frames, each checked against the server's answer and the table's s
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 
 @dataclass
@@ -55,3 +60,317 @@ def register(base_url: str, name: str) -> str:
                    json={"username": name, "password": "password123"}, timeout=30)
     assert r.status_code == 201, r.text
     return str(r.json()["token"])
+
+
+# -- websocket frames ----------------------------------------------------------------------
+
+# What the fuzzing server needs: no limit in the way of the frames (rate_limited would be a
+# right answer, but says nothing of the rest).
+FUZZ_SERVER_ENV = {"DOMINO_WS_SOCKET_RATE": "100000", "DOMINO_WS_SOCKET_BURST": "1000000",
+                   "DOMINO_CHAT_RATE": "100000", "DOMINO_CHAT_BURST": "1000000"}
+
+COMMANDS = ("play", "resign", "chat", "rematch")
+KNOWN_TYPES = ("hello", "ping", "lobby.subscribe", "lobby.unsubscribe", "table.subscribe",
+               "table.unsubscribe", *COMMANDS)
+ROLES = ("seated", "outsider", "anonymous")
+TILES = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
+
+
+@dataclass
+class Scene:
+    """A running two-player table and who looks at it: the seated player (`seat`), a
+    signed-in outsider and an anonymous socket. Nothing a frame says may change it."""
+
+    table_id: str
+    seat: int
+    seq: int
+    turn: int | None
+    legal_tiles: frozenset[str]
+    tokens: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame to send as `role`, and the one error code PROTOCOL §2 says it gets."""
+
+    role: str
+    data: str | bytes
+    expected: str
+    msg_id: int | None
+
+
+_chars = st.characters(codec="utf-8")
+_finite = st.floats(allow_nan=False, allow_infinity=False)  # JSON has no Infinity
+_json_scalars = st.none() | st.booleans() | st.integers() | _finite \
+    | st.text(_chars, max_size=20)
+_json = st.recursive(_json_scalars, lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(_chars, max_size=8), inner, max_size=4),
+                     max_leaves=12)
+_not_a_string = st.none() | st.integers() | st.booleans() | _finite \
+    | st.lists(st.integers(), max_size=2) \
+    | st.dictionaries(st.text(_chars, max_size=3), st.integers(), max_size=2)
+_wrong_string = _not_a_string | st.text(_chars, min_size=65, max_size=80)
+_wrong_text = _not_a_string | st.just("") | st.text(_chars, min_size=301, max_size=320)
+_wrong_int = st.none() | st.text(_chars, max_size=5) | st.booleans() \
+    | _finite | st.lists(st.integers(), max_size=2)
+
+
+def _text(message: object) -> str:
+    return json.dumps(message)
+
+
+def frames(scene: Scene) -> st.SearchStrategy[Frame]:
+    """Every kind of frame that must be refused, with the code that must refuse it."""
+    ids = st.integers(0, 2**31)
+    unknown_table = st.text(_chars, min_size=1, max_size=64).filter(
+        lambda t: t != scene.table_id)
+
+    @st.composite
+    def garbage(draw: st.DrawFn) -> Frame:
+        kind = draw(st.sampled_from(["text", "binary", "json", "deep", "huge"]))
+        role = draw(st.sampled_from(ROLES))
+        if kind == "binary":
+            return Frame(role, draw(st.binary(max_size=64)), "bad_request", None)
+        if kind == "deep":
+            depth = draw(st.integers(1025, 1500))
+            opener, closer = draw(st.sampled_from([("[", "]"), ('{"a":', "}")]))
+            inner = "1" if opener != "[" else ""
+            return Frame(role, opener * depth + inner + closer * depth, "bad_request", None)
+        if kind == "huge":
+            body = "x" * draw(st.integers(16 * 1024 + 1, 20 * 1024))
+            return Frame(role, _text({"type": "chat", "text": body}), "bad_request", None)
+        if kind == "json":
+            value = draw(_json.filter(lambda v: not isinstance(v, dict)))
+            return Frame(role, _text(value), "bad_request", None)  # type: ignore[arg-type]
+        text = draw(st.text(_chars, max_size=40).filter(
+            lambda t: not t.lstrip().startswith(("{", "["))))
+        return Frame(role, text, "bad_request", None)
+
+    @st.composite
+    def misshapen(draw: st.DrawFn) -> Frame:
+        """An object whose type is unknown, or a known type with a field of the wrong type
+        or a required field missing."""
+        msg_id = draw(ids)
+        role = draw(st.sampled_from(ROLES))
+        if draw(st.booleans()):
+            kind = draw(st.text(_chars, max_size=20).filter(lambda t: t not in KNOWN_TYPES)
+                        | st.integers() | st.none())
+            return Frame(role, _text({"type": kind, "id": msg_id}), "bad_request", msg_id)
+        kind = draw(st.sampled_from(["table.subscribe", "table.unsubscribe", *COMMANDS,
+                                     "hello"]))
+        message: dict[str, object] = {"type": kind, "id": msg_id}
+        if kind == "hello":
+            message["token"] = draw(_not_a_string.filter(lambda v: v is not None))
+        elif kind == "play":
+            message |= {"table_id": scene.table_id, "tile": "1-1", "seq": scene.seq}
+            field, wrong = draw(st.sampled_from([
+                ("table_id", _wrong_string), ("tile", _wrong_string), ("seq", _wrong_int),
+            ]))
+            value = draw(wrong)
+            if draw(st.booleans()) or value is None:
+                message.pop(field)
+            else:
+                message[field] = value
+        else:
+            message["table_id"] = scene.table_id
+            if kind == "chat":
+                message["text"] = draw(_wrong_text)
+            else:
+                wrong = draw(_wrong_string)
+                if wrong is None:
+                    message.pop("table_id")
+                else:
+                    message["table_id"] = wrong
+        return Frame(role, _text(message), "bad_request", msg_id)
+
+    @st.composite
+    def command(draw: st.DrawFn) -> Frame:
+        """A well-formed command that the table must refuse, by who sends it and where."""
+        msg_id = draw(ids)
+        role = draw(st.sampled_from(ROLES))
+        here = draw(st.booleans())
+        table_id = scene.table_id if here else draw(unknown_table)
+        kind = draw(st.sampled_from([*COMMANDS, "table.subscribe", "lobby.subscribe"]))
+        if role == "anonymous" and kind == "table.subscribe" and here:
+            kind = "chat"  # watching is allowed; chatting is not
+        if role != "anonymous" and kind == "lobby.subscribe":
+            kind = "rematch"
+        message: dict[str, object] = {"type": kind, "id": msg_id, "table_id": table_id}
+        tile = draw(st.sampled_from(TILES) | st.text(_chars, max_size=16))
+        seq = draw(st.integers(-(2**63), 2**63 - 1) | st.just(scene.seq))
+        if kind == "play":
+            message |= {"tile": tile, "seq": seq}
+            if draw(st.booleans()):
+                message["end"] = draw(st.sampled_from(["left", "right", "up", "x"]))
+        elif kind == "chat":
+            message["text"] = draw(st.text(_chars, min_size=1, max_size=300).filter(
+                lambda t: any(c.isalnum() for c in t)))
+        # PROTOCOL §2: the first that applies, in order.
+        if role != "anonymous" and kind == "table.subscribe" and here:
+            message["table_id"] = draw(unknown_table)  # watching is allowed
+            here = False
+        if kind == "lobby.subscribe" or (role == "anonymous" and kind != "table.subscribe"):
+            expected = "unauthorized"
+        elif not here:
+            expected = "not_found"
+        elif role == "outsider":
+            expected = "not_seated"
+        elif kind == "rematch":
+            expected = "bad_request"  # offered once the game is over
+        elif kind == "play" and seq != scene.seq:
+            expected = "stale"
+        elif kind == "play" and scene.turn != scene.seat:
+            expected = "not_your_turn"
+        elif kind == "play":
+            if tile in scene.legal_tiles:
+                message["tile"] = "7-7"  # a legal move would change the table
+            expected = "illegal_move"
+        else:  # a seated player's resign or chat would be obeyed: ask a stranger's table
+            message["table_id"] = draw(unknown_table)
+            expected = "not_found"
+        return Frame(role, _text(message), expected, msg_id)
+
+    @st.composite
+    def seated_play(draw: st.DrawFn) -> Frame:
+        """The seated player's moves at the real table: old or future seqs, out of turn,
+        tiles that are not legal (a legal one, in turn and fresh, would be obeyed)."""
+        msg_id = draw(ids)
+        seq = draw(st.sampled_from([scene.seq, scene.seq - 1, scene.seq + 1, 0])
+                   | st.integers(-(2**63), 2**63 - 1))
+        tile = draw(st.sampled_from([*sorted(set(TILES) - scene.legal_tiles), "6-7", "x", ""]))
+        message: dict[str, object] = {"type": "play", "id": msg_id, "table_id": scene.table_id,
+                                      "tile": tile, "seq": seq}
+        if draw(st.booleans()):
+            message["end"] = draw(st.sampled_from(["left", "right", "up", "nowhere"]))
+        expected = ("stale" if seq != scene.seq else
+                    "not_your_turn" if scene.turn != scene.seat else "illegal_move")
+        return Frame("seated", _text(message), expected, msg_id)
+
+    return st.one_of(garbage(), misshapen(), command(), seated_play())
+
+
+@dataclass
+class WsFigures:
+    frames: int = 0
+    codes: Counter[str] = field(default_factory=Counter)
+    wrong: list[str] = field(default_factory=list)  # a reply other than PROTOCOL's
+    closed: int = 0  # sockets the server closed
+    state_changes: int = 0
+
+
+def _account(http: httpx.Client, name: str) -> tuple[str, int]:
+    r = http.post("/api/auth/register", json={"username": name, "password": "password123"})
+    assert r.status_code == 201, r.text
+    return str(r.json()["token"]), int(r.json()["player"]["id"])
+
+
+class _Sockets:
+    def __init__(self, ws_url: str, tokens: dict[str, str]) -> None:
+        self.ws_url = ws_url
+        self.tokens = tokens
+        self.open: dict[str, Any] = {}
+        self.stack = ExitStack()
+
+    def get(self, role: str) -> Any:
+        ws = self.open.get(role)
+        if ws is None:
+            ws = self.open[role] = self.stack.enter_context(connect(self.ws_url, max_size=2**22))
+            if role in self.tokens:
+                ws.send(json.dumps({"type": "hello", "token": self.tokens[role], "id": "hi"}))
+                self.reply(ws, "hi")
+        return ws
+
+    @staticmethod
+    def reply(ws: Any, msg_id: object, timeout: float = 10) -> dict[str, Any]:
+        """The next error, or the next message carrying `msg_id` (others pass by)."""
+        while True:
+            message = json.loads(ws.recv(timeout=timeout))
+            if message.get("type") == "error" or (msg_id is not None
+                                                  and message.get("id") == msg_id):
+                return dict(message)
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+def _watch(ws_url: str, table_id: str, token: str | None) -> dict[str, Any]:
+    """The table as `token`'s player (or a spectator) sees it now, less who is watching."""
+    with connect(ws_url) as ws:
+        if token is not None:
+            ws.send(json.dumps({"type": "hello", "token": token, "id": "hi"}))
+            _Sockets.reply(ws, "hi")
+        ws.send(json.dumps({"type": "table.subscribe", "table_id": table_id, "id": "s"}))
+        state = _Sockets.reply(ws, "s")
+    view = dict(state["view"])
+    for volatile in ("spectators", "seats"):
+        view.pop(volatile, None)
+    return {"seq": state["seq"], "view": view}
+
+
+def new_scene(base_url: str, ws_url: str, tag: str) -> Scene:
+    """A fresh running table of two, its seat-0 player, an outsider and a spectator."""
+    with httpx.Client(base_url=base_url, timeout=30) as http:
+        seated, _ = _account(http, f"fz{tag}a")
+        partner, _ = _account(http, f"fz{tag}b")
+        outsider, _ = _account(http, f"fz{tag}c")
+        r = http.post("/api/tables", headers={"Authorization": f"Bearer {seated}"},
+                      json={"variant": "goat", "seats": 2, "turn_seconds": 300,
+                            "round_pause_seconds": 0, "rated": False})
+        assert r.status_code == 201, r.text
+        table_id = r.json()["id"]
+        joined = http.post(f"/api/tables/{table_id}/join",
+                           headers={"Authorization": f"Bearer {partner}"}, json={})
+        assert joined.status_code == 200, joined.text
+    seen = _watch(ws_url, table_id, seated)
+    view = seen["view"]
+    assert view["status"] == "playing", view
+    return Scene(
+        table_id=table_id, seat=view["you"], seq=seen["seq"], turn=view["turn"],
+        legal_tiles=frozenset(m["tile"] for m in view["legal"]),
+        tokens={"seated": seated, "outsider": outsider},
+    )
+
+
+def fuzz_ws(base_url: str, ws_url: str, count: int, tag: str) -> WsFigures:
+    """`count` hostile frames at a fresh running table: each must get exactly the error
+    PROTOCOL §2 gives it (in its order of precedence), no socket may be closed, and the
+    table must be as it was, seen by its player and by a spectator."""
+    scene = new_scene(base_url, ws_url, tag)
+    before = (_watch(ws_url, scene.table_id, scene.tokens["seated"]),
+              _watch(ws_url, scene.table_id, None),
+              httpx.get(f"{base_url}/api/tables/{scene.table_id}").json())
+    figures = WsFigures()
+    sockets = _Sockets(ws_url, scene.tokens)
+
+    @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(frame=frames(scene))
+    def run(frame: Frame) -> None:
+        ws = sockets.get(frame.role)
+        figures.frames += 1
+        try:
+            ws.send(frame.data)
+            reply = sockets.reply(ws, frame.msg_id)
+        except (ConnectionClosed, TimeoutError) as error:
+            figures.closed += 1
+            figures.wrong.append(f"{frame!r}: {error!r}")
+            sockets.open.pop(frame.role, None)
+            return
+        figures.codes[str(reply.get("code"))] += 1
+        echoed = reply.get("id", None) if "id" in reply else _MISSING
+        expected_id = _MISSING if frame.msg_id is None else frame.msg_id
+        if reply.get("code") != frame.expected or echoed != expected_id:
+            figures.wrong.append(f"{str(frame)[:300]} -> {json.dumps(reply)[:300]}")
+
+    try:
+        run()
+    finally:
+        sockets.close()
+    after = (_watch(ws_url, scene.table_id, scene.tokens["seated"]),
+             _watch(ws_url, scene.table_id, None),
+             httpx.get(f"{base_url}/api/tables/{scene.table_id}").json())
+    figures.state_changes = sum(1 for b, a in zip(before, after, strict=True) if b != a)
+    return figures
+
+
+_MISSING = object()
