@@ -51,6 +51,41 @@ class Settings(BaseSettings):
     # "text" for people, "json" (one object a line) for log collectors.
     log_format: Literal["text", "json"] = "text"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    # Limits (README "Security"): the largest HTTP request body, in bytes ...
+    max_body_bytes: int = 64 * 1024
+    # ... the proxies whose X-Forwarded-For names the client (addresses or networks,
+    # comma-separated; empty: none, the peer is the client) ...
+    trusted_proxies: str = ""
+    # ... and rates (per second) with bursts, shared by all processes through Redis:
+    # sign-ins at one account name from anywhere,
+    signin_name_rate: float = 0.2
+    signin_name_burst: float = 20.0
+    # table commands (create, join, leave, bots, rematch) and table creation per player,
+    player_rate: float = 10.0
+    player_burst: float = 60.0
+    create_rate: float = 0.2
+    create_burst: float = 10.0
+    # new websockets per client address,
+    ws_connect_rate: float = 10.0
+    ws_connect_burst: float = 100.0
+    # websocket messages per socket (in its process's memory), per client address and
+    # per player (all their sockets),
+    ws_socket_rate: float = 30.0
+    ws_socket_burst: float = 60.0
+    ws_address_rate: float = 200.0
+    ws_address_burst: float = 1000.0
+    ws_player_rate: float = 60.0
+    ws_player_burst: float = 300.0
+    # chat messages per player.
+    chat_rate: float = 1.0
+    chat_burst: float = 10.0
+    # Caps: tables one player has made that wait for players, signed-in sockets per
+    # player, how long a table may wait for players (seconds), and the most tables the
+    # lobby lists (waiting ones first, newest first).
+    max_waiting_tables: int = 3
+    max_sockets_per_player: int = 8
+    waiting_table_seconds: float = 1800.0
+    lobby_max_tables: int = 200
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

@@ -19,7 +19,9 @@ from uvicorn import Server
 from app import metrics
 from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
 from app.api.errors import install_error_handlers
+from app.api.headers import SecurityHeaders
 from app.api.i18n import install_translations
+from app.api.limits import install_body_limits
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
 from app.db.session import Database, migrate
@@ -97,8 +99,10 @@ def create_app() -> FastAPI:
     install_error_handlers(app)
     install_translations(app)
     install_rate_limits(app)
+    install_body_limits(app, settings.max_body_bytes)
     for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
+    app.add_middleware(SecurityHeaders)
     # Outermost, so every log line of a request (the rate limiter's too) carries its id.
     app.add_middleware(observe.RequestIds)
     # The browser client, last: every API route above takes precedence over its files.

@@ -30,7 +30,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.servers import Server, clear_redis_prefix, run_server
+from tests.servers import LOAD_LIMITS, Server, clear_redis_prefix, run_server
 
 
 async def register(http: httpx.AsyncClient) -> dict[str, Any]:
@@ -131,8 +131,7 @@ def main() -> int:
             "DOMINO_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/bench.db",
             "DOMINO_REDIS_URL": args.redis,
             "DOMINO_REDIS_PREFIX": f"bench_{secrets.token_hex(4)}",
-            "DOMINO_API_BURST": "100000",
-            "DOMINO_AUTH_BURST": "100000",
+            **LOAD_LIMITS,
         }
         servers = [
             stack.enter_context(run_server(env, log_dir=Path(tmp)))

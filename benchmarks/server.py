@@ -52,6 +52,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.servers import (  # noqa: E402
+    LOAD_LIMITS,
     Server,
     clear_redis_prefix,
     database_url,
@@ -551,6 +552,7 @@ def main() -> int:
             "DOMINO_DATABASE_URL": db_url,
             "DOMINO_REDIS_URL": args.redis,
             "DOMINO_REDIS_PREFIX": prefix,
+            **LOAD_LIMITS,
             "DOMINO_API_BURST": "1000000",
             "DOMINO_API_RATE": "1000000",
             "DOMINO_AUTH_BURST": "1000000",

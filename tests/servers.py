@@ -43,6 +43,21 @@ def clear_redis_prefix(redis_url: str, prefix: str) -> None:
     client.close()
 
 
+# Limits and caps out of the way, for tests and benchmarks that load one server from one
+# address (the limits themselves are tested in tests/security).
+LOAD_LIMITS = {
+    "DOMINO_API_BURST": "100000",
+    "DOMINO_AUTH_BURST": "100000",
+    "DOMINO_CREATE_BURST": "100000",
+    "DOMINO_PLAYER_BURST": "100000",
+    "DOMINO_WS_CONNECT_BURST": "100000",
+    "DOMINO_WS_ADDRESS_BURST": "1000000",
+    "DOMINO_WS_PLAYER_BURST": "1000000",
+    "DOMINO_MAX_WAITING_TABLES": "100000",
+    "DOMINO_LOBBY_MAX_TABLES": "100000",
+}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Response, status
+from fastapi import APIRouter, HTTPException, Request, Response, status
 
 from app.api.deps import SESSION_COOKIE, CurrentPlayer, SessionDep
+from app.api.ratelimit import signin_name_limit
 from app.api.schemas import Credentials, Detail, LoginCredentials, Me, PlayerOut, Session
 from app.config import settings
 from app.services import accounts
@@ -41,7 +42,10 @@ async def register(body: Credentials, session: SessionDep, response: Response) -
 
 
 @router.post("/auth/login", responses={401: {"model": Detail}})
-async def login(body: LoginCredentials, session: SessionDep, response: Response) -> Session:
+async def login(
+    body: LoginCredentials, session: SessionDep, response: Response, request: Request
+) -> Session:
+    await signin_name_limit(request, body.username)
     player = await accounts.authenticate(session, body.username, body.password)
     if player is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong username or password")

@@ -27,7 +27,8 @@ async def leaderboard(
     variant: Annotated[str, AfterValidator(playable)] = "goat",
     sort: Literal["points", "skill"] = "points",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    # the database counts rows in 64 bits
+    offset: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
 ) -> Leaderboard:
     board = await standings.leaderboard(session, variant, sort, limit, offset)
     return Leaderboard.model_validate(board)

@@ -15,7 +15,8 @@ TableId = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    # strict: "4" is not 4, true is not 1
+    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
 
 
 class Hello(_Message):

@@ -1,23 +1,43 @@
-"""Rate limits: a token bucket per websocket connection and per client address.
+"""Rate limits on HTTP and websocket traffic, kept in Redis and shared by every process.
 
-Per-address limits live in each process's memory: with N processes a client can get N
-times the budget, which still stops a password-guessing or flooding loop cold.
+Buckets (budgets in `app.config`): HTTP API requests per client address, sign-ups and
+sign-ins per address and sign-ins per account name, table commands and table creation
+per player; new sockets per address; websocket messages per socket (in memory, the
+first line), per address and per player, and chat per player.
+
+The client address is the peer's, or, when the peer is one of DOMINO_TRUSTED_PROXIES,
+what it says in X-Forwarded-For (uvicorn's proxy-headers middleware, configured with that
+list, has already put it in the scope). When Redis cannot be reached the shared limits
+are skipped, not the requests: the per-socket bucket still holds.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from typing import Annotated
 
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
+from redis.exceptions import RedisError
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import metrics
-from app.config import settings
+from app.api.deps import CurrentPlayer
+from app.config import Settings, settings
+from app.live.ratelimit import Budget, Verdict
+from app.services.accounts import PlayerRef
+from app.services.runtime import LiveTables
+
+log = logging.getLogger(__name__)
+
+TOO_MANY = "too many requests; slow down"
 
 
 class TokenBucket:
+    """One socket's own budget, in its process's memory."""
+
     def __init__(self, rate: float, burst: float) -> None:
         self.rate = rate
         self.burst = burst
@@ -33,43 +53,118 @@ class TokenBucket:
             return True
         return False
 
-
-class BucketsByKey:
-    """One TokenBucket per key (a client address), forgetting the least recently seen."""
-
-    def __init__(self, rate: float, burst: float, max_keys: int = 10_000) -> None:
-        self.rate, self.burst, self.max_keys = rate, burst, max_keys
-        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
-
-    def take(self, key: str) -> bool:
-        bucket = self._buckets.pop(key, None) or TokenBucket(self.rate, self.burst)
-        self._buckets[key] = bucket
-        if len(self._buckets) > self.max_keys:
-            self._buckets.popitem(last=False)
-        return bucket.take()
+    def retry_ms(self) -> int:
+        return math.ceil(max(0.0, 1 - self.tokens) * 1000 / self.rate)
 
 
-def install_rate_limits(app: FastAPI) -> None:
-    """429 for a client address that sends HTTP API requests faster than allowed.
+def client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+async def take(live: LiveTables, buckets: dict[str, Budget], channel: str) -> Verdict:
+    """One request against `buckets`; counted in the metrics when refused."""
+    try:
+        verdict = await live.limiter.take(buckets)
+    except (RedisError, OSError) as error:
+        metrics.count_error(error)
+        log.warning("rate limits skipped: the live store is unavailable: %r", error)
+        return Verdict(True, 0)
+    if not verdict.allowed:
+        metrics.rate_limited.labels(channel).inc()
+    return verdict
+
+
+def too_many(retry_ms: int) -> JSONResponse:
+    return JSONResponse(
+        {"detail": TOO_MANY, "retry_ms": retry_ms},
+        status_code=429,
+        headers={"Retry-After": str(max(1, math.ceil(retry_ms / 1000)))},
+    )
+
+
+def refuse(retry_ms: int) -> HTTPException:
+    return HTTPException(
+        429, TOO_MANY, headers={"Retry-After": str(max(1, math.ceil(retry_ms / 1000)))}
+    )
+
+
+class HttpRateLimits:
+    """ASGI middleware: 429 for a client address that calls the HTTP API too fast.
 
     Sign-up and sign-in get their own, smaller budget: they are what a guesser hammers.
     """
-    auth = BucketsByKey(settings.auth_rate, settings.auth_burst)
-    api = BucketsByKey(settings.api_rate, settings.api_burst)
 
-    @app.middleware("http")
-    async def limit(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        path = request.url.path
-        if path.startswith("/api/"):
-            address = request.client.host if request.client else "unknown"
-            buckets = auth if path.startswith("/api/auth/") else api
-            if not buckets.take(address):
-                metrics.rate_limited.labels("http").inc()
-                return JSONResponse(
-                    {"detail": "too many requests; slow down"},
-                    status_code=429,
-                    headers={"Retry-After": "1"},
-                )
-        return await call_next(request)
+    def __init__(self, app: ASGIApp, config: Settings) -> None:
+        self.app = app
+        self.api = Budget(config.api_rate, config.api_burst)
+        self.auth = Budget(config.auth_rate, config.auth_burst)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not path.startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        address = client_address(scope)
+        bucket = {f"auth:{address}": self.auth} if path.startswith("/api/auth/") \
+            else {f"api:{address}": self.api}
+        verdict = await take(scope["app"].state.live, bucket, "http")
+        if not verdict.allowed:
+            await too_many(verdict.retry_ms)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+async def signin_name_limit(request: Request, name: str) -> None:
+    """Sign-in attempts at one account name, from any address (a spread-out guesser)."""
+    budget = Budget(settings.signin_name_rate, settings.signin_name_burst)
+    verdict = await take(request.app.state.live, {f"signin:{name.lower()}": budget}, "http")
+    if not verdict.allowed:
+        raise refuse(verdict.retry_ms)
+
+
+async def player_limit(request: Request, player: CurrentPlayer) -> PlayerRef:
+    """The caller, within the budget of table commands of one player (from every address
+    and process together); creating a table has a smaller budget of its own."""
+    buckets = {f"player:{player.id}": Budget(settings.player_rate, settings.player_burst)}
+    if request.method == "POST" and request.url.path.rstrip("/") == "/api/tables":
+        buckets[f"create:{player.id}"] = Budget(settings.create_rate, settings.create_burst)
+    verdict = await take(request.app.state.live, buckets, "http")
+    if not verdict.allowed:
+        raise refuse(verdict.retry_ms)
+    return player
+
+
+LimitedPlayer = Annotated[PlayerRef, Depends(player_limit)]
+
+
+def install_rate_limits(app: FastAPI) -> None:
+    app.add_middleware(HttpRateLimits, config=settings)
+
+
+
+class SocketLimits:
+    """The budgets one websocket spends: its own (in memory), its address's and, once it
+    is signed in, its player's (in Redis, with every other socket of them)."""
+
+    def __init__(self, live: LiveTables, address: str) -> None:
+        self.live = live
+        self.address = address
+        self.own = TokenBucket(settings.ws_socket_rate, settings.ws_socket_burst)
+
+    async def connect(self) -> Verdict:
+        budget = Budget(settings.ws_connect_rate, settings.ws_connect_burst)
+        return await take(self.live, {f"wsconnect:{self.address}": budget}, "ws")
+
+    async def message(self, player_id: int | None, chat: bool) -> Verdict:
+        if not self.own.take():
+            metrics.rate_limited.labels("ws").inc()
+            return Verdict(False, self.own.retry_ms())
+        buckets = {f"ws:{self.address}": Budget(settings.ws_address_rate,
+                                                 settings.ws_address_burst)}
+        if player_id is not None:
+            buckets[f"wsplayer:{player_id}"] = Budget(settings.ws_player_rate,
+                                                      settings.ws_player_burst)
+            if chat:
+                buckets[f"chat:{player_id}"] = Budget(settings.chat_rate, settings.chat_burst)
+        return await take(self.live, buckets, "ws")

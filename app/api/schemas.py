@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+
+# Request bodies are strict: "4" is not 4, "yes" is not true, true is not 1.
+STRICT = ConfigDict(strict=True)
 
 
 class Credentials(BaseModel):
+    model_config = STRICT
     # Taken exactly as sent: no trimming, no case folding (PROTOCOL.md §1).
     username: str = Field(pattern=r"^[A-Za-z0-9_]{3,20}$")
     password: str = Field(min_length=8, max_length=128)
 
 
 class LoginCredentials(BaseModel):
+    model_config = STRICT
     # Not checked against the registration rules: a wrong login of any shape is a 401.
     username: str = Field(max_length=100)
     password: str = Field(max_length=1024)

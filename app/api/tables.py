@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from pydantic import BaseModel, Field
 
-from app.api.deps import CurrentPlayer
-from app.api.schemas import Detail
+from app.api.ratelimit import LimitedPlayer
+from app.api.schemas import STRICT, Detail
 from app.services import bot_turns, lobby
 from app.services.runtime import LiveTables
 from app.services.tables import ServiceError, public_table
@@ -27,6 +27,7 @@ LiveDep = Annotated[LiveTables, Depends(get_live)]
 
 
 class TableCreate(BaseModel):
+    model_config = STRICT
     variant: str
     seats: int = 4
     options: dict[str, Any] = Field(default_factory=dict)
@@ -38,10 +39,12 @@ class TableCreate(BaseModel):
 
 
 class JoinRequest(BaseModel):
+    model_config = STRICT
     seat: int | None = None
 
 
 class BotRequest(BaseModel):
+    model_config = STRICT
     strength: Literal["random", "heuristic", "strong"] = "heuristic"
     seat: int | None = None
 
@@ -60,7 +63,7 @@ def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401))
-async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) -> dict[str, Any]:
+async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
     with _refusals():
         return await lobby.create_table(
             live.store,
@@ -73,6 +76,7 @@ async def create_table(body: TableCreate, player: CurrentPlayer, live: LiveDep) 
             bot_takeover=body.bot_takeover,
             bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
+            admit=live.caps.admit_table(player.id),
         )
 
 
@@ -90,7 +94,7 @@ async def get_table(table_id: str, live: LiveDep) -> dict[str, Any]:
 
 @router.post("/{table_id}/join", responses=_failures(401, 404, 409))
 async def join_table(
-    table_id: str, player: CurrentPlayer, live: LiveDep, body: JoinRequest | None = None
+    table_id: str, player: LimitedPlayer, live: LiveDep, body: JoinRequest | None = None
 ) -> dict[str, int]:
     with _refusals():
         seat, _change = await lobby.join(
@@ -100,7 +104,7 @@ async def join_table(
 
 
 @router.post("/{table_id}/leave", responses=_failures(401, 404, 409))
-async def leave_table(table_id: str, player: CurrentPlayer, live: LiveDep) -> dict[str, Any]:
+async def leave_table(table_id: str, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
     with _refusals():
         change = await lobby.leave(live.store, player, table_id)
     if change is not None and change.finished:
@@ -109,7 +113,7 @@ async def leave_table(table_id: str, player: CurrentPlayer, live: LiveDep) -> di
 
 
 @router.post("/{table_id}/rematch", responses=_failures(401, 404, 409))
-async def rematch(table_id: str, player: CurrentPlayer, live: LiveDep) -> dict[str, Any]:
+async def rematch(table_id: str, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
     """Offer to play again at a finished table (PROTOCOL §2a)."""
     with _refusals():
         offer = await lobby.rematch(live.store, player, table_id)
@@ -118,7 +122,7 @@ async def rematch(table_id: str, player: CurrentPlayer, live: LiveDep) -> dict[s
 
 @router.post("/{table_id}/bots", responses=_failures(401, 404, 409))
 async def add_bot(
-    table_id: str, body: BotRequest, player: CurrentPlayer, live: LiveDep
+    table_id: str, body: BotRequest, player: LimitedPlayer, live: LiveDep
 ) -> dict[str, Any]:
     """Seat a computer player of the given strength at a waiting table you sit at."""
     with _refusals():

@@ -36,7 +36,7 @@ from app.api.protocol import (
     TableUnsubscribe,
     client_message,
 )
-from app.api.ratelimit import TokenBucket
+from app.api.ratelimit import SocketLimits, client_address
 from app.services import lobby, play
 from app.services.accounts import PlayerRef, player_for_token
 from app.services.feed import Snapshot
@@ -48,12 +48,12 @@ log = logging.getLogger(__name__)
 router = APIRouter(tags=["websocket"])
 
 MAX_FRAME_BYTES = 16 * 1024
-RATE_PER_SECOND = 30.0
-RATE_BURST = 60.0
 # A socket that does not read its messages is closed rather than buffered without end.
 MAX_QUEUED = 2000
 CLOSE_BAD_TOKEN = 4401
 CLOSE_TRY_AGAIN = 1013
+# How often a signed-in socket renews its place among its player's sockets.
+SOCKET_RENEW_MS = 60_000
 
 _NO_ID = object()
 _conn_numbers = itertools.count(1)
@@ -75,8 +75,9 @@ class Connection:
         self.pending: dict[str, list[Snapshot]] = {}
         self.lobby_ready = True
         self.lobby_held: list[dict[str, Any]] = []
-        self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+        self.limits = SocketLimits(live, client_address(websocket.scope))
         self.closed = False
+        self.renewal: asyncio.Task[None] | None = None
         # The language of error messages: the handshake's Accept-Language, then hello's.
         self.lang = pick_language(websocket.headers.get("accept-language"))
 
@@ -153,9 +154,10 @@ class Connection:
 
     async def handle_frame(self, text: str | None) -> bool:
         """One client frame; returns False when the socket must close."""
-        if not self.bucket.take():
-            metrics.rate_limited.labels("ws").inc()
-            self.error("rate_limited", "too many messages; slow down", _frame_id(text))
+        verdict = await self.limits.message(self.player_id, _is_chat(text))
+        if not verdict.allowed:
+            self.error("rate_limited", "too many messages; slow down", _frame_id(text),
+                       retry_ms=verdict.retry_ms)
             return True
         if text is None:
             self.error("bad_request", "frames must be JSON text")
@@ -213,6 +215,8 @@ class Connection:
             if player is None:
                 await self.ws.close(code=CLOSE_BAD_TOKEN, reason="invalid token")
                 return False
+            if not await self.hold(player):
+                return False
             self.player = player
             self.reply(_welcome(player), msg_id)
         elif isinstance(message, TableSubscribe):
@@ -251,7 +255,7 @@ class Connection:
             metrics.move_seconds.observe(time.perf_counter() - started)
         elif isinstance(message, Resign):
             await self.change(
-                message.table_id, msg_id, lobby.leave(live.store, self.player, message.table_id)
+                message.table_id, msg_id, play.resign(live.store, self.player.id, message.table_id)
             )
         elif isinstance(message, Rematch):
             offer = await lobby.rematch(live.store, self.player, message.table_id)
@@ -267,6 +271,39 @@ class Connection:
             )
             self.reply(said, msg_id)
         return True
+
+    async def hold(self, player: PlayerRef) -> bool:
+        """Count this socket among `player`'s open sockets (renewed while it lives); at the
+        cap, refuse it with `rate_limited` and close it (False)."""
+        if self.player is not None and self.player.id != player.id:
+            await self.live.caps.drop_socket(self.player.id, self.conn_id)
+        try:
+            held = await self.live.caps.hold_socket(player.id, self.conn_id)
+        except (RedisError, OSError) as error:  # uncounted, rather than nobody signed in
+            metrics.count_error(error)
+            held = True
+        if not held:
+            metrics.rate_limited.labels("ws").inc()
+            await _refuse(self.ws, self, "too many open connections; close another tab first",
+                          SOCKET_RENEW_MS)
+            return False
+        if self.renewal is None:
+            self.renewal = asyncio.create_task(self._renew())
+        return True
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(SOCKET_RENEW_MS / 1000)
+            if self.player is not None:
+                with contextlib.suppress(RedisError, OSError):
+                    await self.live.caps.hold_socket(self.player.id, self.conn_id)
+
+    async def release_hold(self) -> None:
+        if self.renewal is not None:
+            self.renewal.cancel()
+        if self.player is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self.live.caps.drop_socket(self.player.id, self.conn_id)
 
     async def subscribe(self, table_id: str, msg_id: Any) -> None:
         self.busy.add(table_id)
@@ -312,6 +349,12 @@ def _frame_id(text: str | None) -> Any:
     return data.get("id", _NO_ID) if isinstance(data, dict) else _NO_ID
 
 
+def _is_chat(text: str | None) -> bool:
+    """Whether a frame looks like a chat message (chat has a budget of its own); a cheap
+    look, before the frame is parsed, that a frame could only fool into a smaller budget."""
+    return text is not None and '"chat"' in text
+
+
 def _describe(error: ValidationError, data: dict[str, Any]) -> str:
     kind = data.get("type")
     first = error.errors()[0]
@@ -321,11 +364,24 @@ def _describe(error: ValidationError, data: dict[str, Any]) -> str:
     return f"{kind}: {where}: {first['msg']}"
 
 
+async def _refuse(websocket: WebSocket, conn: Connection, why: str, retry_ms: int) -> None:
+    """PROTOCOL's rate_limited error, then close (1013: try again later)."""
+    message = {"type": "error", "code": "rate_limited", "message": translate(why, conn.lang),
+               "retry_ms": retry_ms}
+    with contextlib.suppress(Exception):
+        await websocket.send_text(orjson.dumps(message).decode())
+        await websocket.close(code=CLOSE_TRY_AGAIN, reason="rate limited")
+
+
 @router.websocket("/ws")
 async def gateway(websocket: WebSocket) -> None:
     live: LiveTables = websocket.app.state.live
     await websocket.accept()
     conn = Connection(websocket, live)
+    verdict = await conn.limits.connect()
+    if not verdict.allowed:
+        await _refuse(websocket, conn, "too many new connections; slow down", verdict.retry_ms)
+        return
     cookie = websocket.cookies.get(SESSION_COOKIE)
     if cookie:
         try:
@@ -337,6 +393,10 @@ async def gateway(websocket: WebSocket) -> None:
             await websocket.close(code=CLOSE_TRY_AGAIN, reason="sign-in unavailable")
             return
         if conn.player is not None:
+            player, conn.player = conn.player, None
+            if not await conn.hold(player):
+                return
+            conn.player = player
             conn.offer(_welcome(conn.player))
     writer = asyncio.create_task(conn.write_loop())
     metrics.open_sockets.inc()
@@ -356,4 +416,5 @@ async def gateway(websocket: WebSocket) -> None:
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+        await conn.release_hold()
         await live.feed.drop(conn)

@@ -81,7 +81,7 @@ def _play_moves(game: Game, moves: Any, r: int) -> None:
             _fail(r, m, "the game is over; no more moves")
         if game.round != r:
             _fail(r, m, "the round is over; no more moves in it")
-        if not isinstance(move, dict) or not isinstance(move.get("seat"), int):
+        if not isinstance(move, dict) or not _is_int(move.get("seat")):
             _fail(r, m, "a move must be an object with a seat and a tile")
         seat, tile, end = move["seat"], move.get("tile"), move.get("end")
         if not isinstance(tile, str) or (end is not None and not isinstance(end, str)):
@@ -94,6 +94,11 @@ def _play_moves(game: Game, moves: Any, r: int) -> None:
             _fail(r, m, str(exc))
 
 
+def _is_int(value: Any) -> bool:
+    """An integer, as JSON has them: `true` is not seat 1."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _move_fields(game: Game, move: dict[str, Any]) -> dict[str, Any]:
     """The variant's extra fields of a recorded move (PROTOCOL §2a), as `play` takes them."""
     return {k: move[k] for k in game.move_fields if k in move}
@@ -102,7 +107,12 @@ def _move_fields(game: Game, move: dict[str, Any]) -> dict[str, Any]:
 def replay_record(record: Any) -> dict[str, Any]:
     """Replay a record move by move and return it completed (PROTOCOL §3 output fields)."""
     game, players = _replay(record)
-    return game.record(players)
+    completed = game.record(players)
+    # A seeded game deals the next round as soon as one ends; a record that stops between
+    # rounds stops there, and so does its completion (no round the record never had).
+    if game.status == "playing":
+        completed["rounds"] = completed["rounds"][: len(record["rounds"])]
+    return completed
 
 
 def replay_positions(record: Any) -> list[dict[str, Any]]:
@@ -175,8 +185,8 @@ def _replay(record: Any) -> tuple[Game, list[str]]:
     timeout = record.get("timeout")
     if timeout is not None and not (
         isinstance(timeout, dict)
-        and isinstance(timeout.get("round"), int)
-        and isinstance(timeout.get("seat"), int)
+        and _is_int(timeout.get("round"))
+        and _is_int(timeout.get("seat"))
         and timeout.get("reason", "timeout") in TIMEOUT_REASONS
     ):
         _fail(0, 0, 'timeout must be null or {round, seat, reason?: "timeout"|"resign"}')
@@ -190,7 +200,8 @@ def _replay(record: Any) -> tuple[Game, list[str]]:
             _deal_given(game, rd, r)
         else:
             _check_seeded_deal(game, rd, r)
-        _play_moves(game, rd.get("moves", []), r)
+        moves = rd.get("moves", [])
+        _play_moves(game, moves, r)
         if timeout is not None and timeout["round"] == r:
             if game.status != "playing" or game.round != r:
                 _fail(r, len(rd.get("moves", [])), "a timeout after the round had ended")
@@ -198,6 +209,9 @@ def _replay(record: Any) -> tuple[Game, list[str]]:
                 game.timeout(timeout["seat"], timeout.get("reason", "timeout"))
             except IllegalMove as exc:
                 _fail(r, len(rd.get("moves", [])), str(exc))
+        if r < len(rounds) - 1 and game.status == "playing" and game.round == r:
+            # Only the last round of a record may be unfinished (an export of a running game).
+            _fail(r, len(moves), f"the round is not over, yet the record goes on to round {r + 1}")
     if timeout is not None and game.timed_out is None:
         _fail(timeout["round"], 0, "the timeout names a round the record does not reach")
     return game, players

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import settings
 from app.db.models import Player, Rating
 from app.db.session import Database, write_transaction
+from app.db.text import storable
 from app.engine import VARIANTS
 
 TOKEN_ALGORITHM = "HS256"
@@ -114,6 +115,9 @@ async def register(session: AsyncSession, name: str, password: str) -> PlayerRef
 
 
 async def authenticate(session: AsyncSession, name: str, password: str) -> PlayerRef | None:
+    if not storable(name):
+        await _verify(_dummy_hash(), password)
+        return None
     player = await session.scalar(select(Player).where(Player.name_key == name_key(name)))
     # Usernames are taken exactly as sent (PROTOCOL 1): "MASHA" does not log in as "masha".
     if player is None or player.name != name:

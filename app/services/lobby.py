@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app import logs
+from app.config import settings
 from app.engine import Game, OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore, Versioned
 from app.services import play
@@ -58,13 +59,15 @@ async def create_table(
     bot_takeover: bool = False,
     bot_pace_ms: int = DEFAULT_PACE_MS,
     round_pause_seconds: int = 0,
+    admit: Callable[[str], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
     """A new waiting table with its creator in seat 0 (or a game at once for one seat).
 
     `bot_takeover`: a bot plays on for a player who times out, instead of the game ending
     (RULES 1.10); casual tables only, since it changes how a game can end. `bot_pace_ms`:
     how long the bots at this table wait before they place a tile. `round_pause_seconds`:
-    how long the next deal waits after a round's end (PROTOCOL §2a).
+    how long the next deal waits after a round's end (PROTOCOL §2a). `admit`: called
+    with the new table's id before it is stored; it may refuse (a cap) by raising.
     """
     try:
         normalized = validate_options(variant, seats, options)
@@ -77,6 +80,8 @@ async def create_table(
         turn_seconds=turn_seconds, rated=rated, round_pause_seconds=round_pause_seconds,
         bot_takeover=bot_takeover, bot_pace_ms=bot_pace_ms,
     )
+    if admit is not None:
+        await admit(state["id"])
     await _write_new(store, state)
     return public_table(state)
 
@@ -126,13 +131,14 @@ async def _write_new(store: LiveStore, state: dict[str, Any]) -> None:
         raise ServiceError("bad_request", "could not create the table, try again", 409)
 
 
-async def list_tables(store: LiveStore) -> list[dict[str, Any]]:
-    """Open and running tables (finished ones are only readable by id)."""
-    return [
-        public_table(t.state)
-        for t in await store.listed()
-        if t.state["status"] in ("waiting", "playing")
-    ]
+async def list_tables(store: LiveStore, limit: int | None = None) -> list[dict[str, Any]]:
+    """Open and running tables (finished ones are only readable by id): the waiting ones
+    first (they can be joined), newest first; at most `limit` (None: the configured
+    lobby size)."""
+    limit = settings.lobby_max_tables if limit is None else limit
+    shown = [t.state for t in await store.listed() if t.state["status"] in ("waiting", "playing")]
+    shown.sort(key=lambda s: (s["status"] != "waiting", -s["created_at"]))
+    return [public_table(state) for state in shown[:limit]]
 
 
 async def get_table(store: LiveStore, table_id: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from app.services.tables import (
     pause_remaining,
     seat_of,
 )
+from app.services.text import readable
 
 ATTEMPTS = 20
 
@@ -101,6 +102,12 @@ async def resign(store: LiveStore, player_id: int, table_id: str) -> Change:
         if seat is None:
             raise ServiceError("not_seated", "you are not seated at this table", 409)
         game = game_of(current.state)
+        if current.state["status"] == "waiting":
+            raise ServiceError(
+                "bad_request",
+                "the game has not started, so there is nothing to resign; leave the table to"
+                " give up your seat", 409,
+            )
         if current.state["status"] == "finished" or game is None:
             raise ServiceError("game_over", "there is no game in progress", 409)
         try:
@@ -167,6 +174,9 @@ async def chat(
     store: LiveStore, player_id: int, name: str, table_id: str, text: str, origin: str
 ) -> dict[str, Any]:
     """Say `text` to everyone at the table; not a table change (no new seq)."""
+    text = readable(text)
+    if not text.strip():  # the client's own mistake: first of the errors (PROTOCOL §2)
+        raise ServiceError("bad_request", "chat text is empty", 422)
     current = await store.load(table_id)
     if current is None:
         raise not_found(table_id)

@@ -7,8 +7,10 @@ import secrets
 from app.config import Settings
 from app.db.session import Database
 from app.live.hub import Hub
+from app.live.ratelimit import RateLimiter
 from app.live.store import LiveStore, connect
 from app.services.bot_turns import BotTurns
+from app.services.caps import PlayerCaps
 from app.services.clock import Clock
 from app.services.feed import Feed
 from app.services.finish import Finisher
@@ -36,6 +38,9 @@ class LiveTables:
                     pool_timeout=settings.redis_pool_timeout),
             settings.redis_prefix,
         )
+        # Rate limits shared by every process, in the same Redis as the tables.
+        self.limiter = RateLimiter(self.store.redis, settings.redis_prefix)
+        self.caps = PlayerCaps(self.store, settings)
         self.hub = Hub(self.store)
         self.recovery = Recovery(self.store, db)
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds,
@@ -58,8 +63,10 @@ class LiveTables:
         # Games that finished while no process could write them (a crash, a restart).
         await self.finisher.sweep()
         self.clock.start()
+        self.caps.start()
 
     async def stop(self) -> None:
+        await self.caps.stop()
         await self.clock.stop()
         await self.bots.stop()
         await self.finisher.stop()

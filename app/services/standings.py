@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, GamePlayer, Player, Rating
+from app.db.text import storable
 from app.engine import replay_positions
 from app.services.accounts import name_key, ratings_of
 
@@ -68,6 +69,8 @@ async def player_page(session: AsyncSession, name: str) -> dict[str, Any] | None
 
     The name is looked up in any letter case (names are unique regardless of case).
     """
+    if not storable(name):
+        return None
     player = await session.scalar(select(Player).where(Player.name_key == name_key(name)))
     if player is None:
         return None
@@ -148,6 +151,8 @@ async def _history(session: AsyncSession, player_id: int) -> list[dict[str, Any]
 
 
 async def game_record(session: AsyncSession, game_id: str) -> dict[str, Any] | None:
+    if not storable(game_id):
+        return None
     record = await session.scalar(select(Game.record).where(Game.id == game_id))
     return dict(record) if record is not None else None
 

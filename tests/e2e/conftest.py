@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser import browser, open_tab  # noqa: F401  (fixtures of the browser tests)
-from tests.servers import Server, run_server
+from tests.servers import LOAD_LIMITS, Server, run_server
 
 # Short sweeps keep timeouts prompt; the turn clocks themselves are what tests set.
 SWEEP = "0.1"
@@ -26,6 +26,8 @@ def _env(pg_url: str, redis_url: str, prefix: str) -> dict[str, str]:
         "DOMINO_REDIS_URL": redis_url,
         "DOMINO_REDIS_PREFIX": prefix,
         "DOMINO_SWEEP_SECONDS": SWEEP,
+        # many players from one address, all session long
+        **LOAD_LIMITS,
     }
 
 

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 
 from tests.e2e.client import Account, Player, create_table, register
 from tests.e2e.game import play_game
-from tests.servers import Server, free_port, run_server
+from tests.servers import LOAD_LIMITS, Server, free_port, run_server
 
 
 def _env(pg_url: str, redis_url: str, prefix: str, **extra: str) -> dict[str, str]:
@@ -26,8 +26,7 @@ def _env(pg_url: str, redis_url: str, prefix: str, **extra: str) -> dict[str, st
         "DOMINO_DATABASE_URL": pg_url,
         "DOMINO_REDIS_URL": redis_url,
         "DOMINO_REDIS_PREFIX": prefix,
-        "DOMINO_API_BURST": "100000",
-        "DOMINO_AUTH_BURST": "100000",
+        **LOAD_LIMITS,
         **extra,
     }
 
@@ -164,7 +163,9 @@ async def in_process_server(pg_url: str, redis_url: str, prefix: str
 
     saved = settings.model_dump()
     settings.database_url, settings.redis_url, settings.redis_prefix = pg_url, redis_url, prefix
-    settings.auth_burst = settings.api_burst = 100_000
+    for name, value in LOAD_LIMITS.items():
+        setattr(settings, name.removeprefix("DOMINO_").lower(), type(getattr(
+            settings, name.removeprefix("DOMINO_").lower()))(value))
     settings.redis_pool_size = 8
     port = free_port()
     app = create_app()

@@ -15,6 +15,8 @@ function setAttrs(el, attrs) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.setAttribute("class", value);
     else if (key === "dataset") Object.assign(el.dataset, value);
+    // through the CSSOM: the Content-Security-Policy refuses style attributes
+    else if (key === "style") el.style.cssText = value;
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (key === "value" || key === "checked" || key === "selected") el[key] = value;

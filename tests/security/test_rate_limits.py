@@ -1,0 +1,205 @@
+"""Rate limits kept in Redis: one budget for every process, per address and per player.
+
+The pair of processes trusts 127.0.0.1 as a proxy, so each test speaks from addresses of
+its own (X-Forwarded-For) and spends no other test's budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import websockets
+
+from tests.e2e.client import Account, Player
+from tests.security.conftest import servers
+from tests.servers import Server
+
+TINY = "0.0001"  # budgets that do not refill during a test
+_addresses = (f"203.0.113.{i}" for i in itertools.count(1))
+
+
+@pytest.fixture(scope="module")
+def pair(
+    pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[Server]]:
+    with servers(
+        pg_url, redis_url, tmp_path_factory.mktemp("limits"), count=2,
+        DOMINO_TRUSTED_PROXIES="127.0.0.1",
+        DOMINO_AUTH_BURST="6", DOMINO_AUTH_RATE=TINY,
+        DOMINO_WS_CONNECT_BURST="8", DOMINO_WS_CONNECT_RATE=TINY,
+        DOMINO_WS_ADDRESS_BURST="24", DOMINO_WS_ADDRESS_RATE=TINY,
+        DOMINO_WS_PLAYER_BURST="10", DOMINO_WS_PLAYER_RATE=TINY,
+        DOMINO_CHAT_BURST="3", DOMINO_CHAT_RATE=TINY,
+        DOMINO_CREATE_BURST="2", DOMINO_CREATE_RATE=TINY,
+        DOMINO_SIGNIN_NAME_BURST="4", DOMINO_SIGNIN_NAME_RATE=TINY,
+    ) as running:
+        yield running
+
+
+def _from(address: str) -> dict[str, str]:
+    return {"X-Forwarded-For": address}
+
+
+class Socket(Player):
+    """A websocket player speaking from a given address."""
+
+    address: str = ""
+
+    async def connect(self) -> Socket:
+        self._ws = await websockets.connect(
+            self.ws_url, max_size=2**22, additional_headers=_from(self.address)
+        )
+        self._changed = asyncio.Condition()
+        self._reader = asyncio.create_task(self._read())
+        if self.account is not None:
+            await self.send({"type": "hello", "token": self.account.token, "id": "hi"})
+            await self.expect(lambda m: m["type"] == "welcome")
+        return self
+
+
+async def socket(server: Server, address: str, account: Account | None = None) -> Socket:
+    s = Socket(server.ws_url, account)
+    s.address = address
+    return await s.connect()
+
+
+def account(server: Server, address: str) -> Account:
+    name = f"u{next(_addresses).replace('.', '_')}"[:20]
+    r = httpx.post(f"{server.url}/api/auth/register", headers=_from(address),
+                   json={"username": name, "password": "password123"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return Account(body["player"]["name"], body["token"], body["player"]["id"])
+
+
+def test_two_processes_share_one_sign_in_budget(pair: list[Server]) -> None:
+    address = next(_addresses)
+    statuses = [
+        httpx.post(f"{pair[i % 2].url}/api/auth/login", headers=_from(address), timeout=30,
+                   json={"username": f"nobody_{i}", "password": "not the password"}).status_code
+        for i in range(8)
+    ]
+    # Per process, each would have allowed 6; together they allow 6.
+    assert statuses == [401] * 6 + [429] * 2, statuses
+    refused = httpx.post(f"{pair[1].url}/api/auth/login", headers=_from(address),
+                         json={"username": "nobody_9", "password": "not the password"})
+    assert refused.status_code == 429 and refused.json()["retry_ms"] > 0
+    assert int(refused.headers["retry-after"]) >= 1
+
+
+def test_sign_ins_at_one_name_are_limited_from_any_address(pair: list[Server]) -> None:
+    wrong = {"username": "victim_name", "password": "not the password"}
+    statuses = [
+        httpx.post(f"{pair[i % 2].url}/api/auth/login", json=wrong,
+                   headers=_from(next(_addresses))).status_code
+        for i in range(6)
+    ]
+    assert statuses == [401] * 4 + [429] * 2
+
+
+async def test_new_sockets_per_address_are_limited_across_processes(pair: list[Server]) -> None:
+    address = next(_addresses)
+    opened = [await socket(pair[i % 2], address) for i in range(8)]
+    for i in range(2):
+        refused = await socket(pair[i], address)
+        error = await refused.expect(lambda m: m["type"] == "error")
+        assert error["code"] == "rate_limited" and error["retry_ms"] > 0
+        await asyncio.wait_for(refused._reader, 5)
+        assert refused.closed == 1013
+    # Another address is not affected.
+    other = await socket(pair[1], next(_addresses))
+    assert (await other.request({"type": "ping"}))["type"] == "pong"
+    for s in [*opened, other]:
+        await s.close()
+
+
+async def test_messages_per_address_are_limited_across_sockets_and_processes(
+    pair: list[Server],
+) -> None:
+    address = next(_addresses)
+    sockets = [await socket(pair[i % 2], address) for i in range(4)]
+    for s in sockets:
+        for n in range(10):
+            await s.send({"type": "ping", "id": n})
+    for s in sockets:
+        await s.expect(lambda m: m.get("id") == 9)
+    replies = [m for s in sockets for m in s.frames]
+    pongs = [m for m in replies if m["type"] == "pong"]
+    limited = [m for m in replies if m.get("code") == "rate_limited"]
+    assert len(pongs) == 24 and len(limited) == 16, replies
+    assert all(m["retry_ms"] > 0 and "id" in m for m in limited)
+    for s in sockets:
+        await s.close()
+
+
+async def test_messages_per_player_are_limited_on_all_their_sockets(pair: list[Server]) -> None:
+    me = account(pair[0], next(_addresses))
+    first = await socket(pair[0], next(_addresses), me)
+    second = await socket(pair[1], next(_addresses), me)
+    for s in (first, second):
+        for n in range(8):
+            await s.send({"type": "ping", "id": n})
+    for s in (first, second):
+        await s.expect(lambda m: m.get("id") == 7)
+    replies = first.frames + second.frames
+    assert len([m for m in replies if m["type"] == "pong"]) == 10
+    assert len([m for m in replies if m.get("code") == "rate_limited"]) == 6
+    # An anonymous socket from the same addresses is not limited by that player's budget.
+    anonymous = await socket(pair[0], first.address)
+    assert (await anonymous.request({"type": "ping"}))["type"] == "pong"
+    for s in (first, second, anonymous):
+        await s.close()
+
+
+async def test_chat_has_a_budget_of_its_own(pair: list[Server]) -> None:
+    address = next(_addresses)
+    owner = account(pair[0], address)
+    r = httpx.post(f"{pair[0].url}/api/tables", headers={**owner.headers, **_from(address)},
+                   json={"variant": "goat", "seats": 2})
+    assert r.status_code == 201, r.text
+    speaker = await socket(pair[0], address, owner)
+    said = [await speaker.request({"type": "chat", "table_id": r.json()["id"], "text": f"hi {n}"})
+            for n in range(5)]
+    assert [m["type"] for m in said] == ["chat"] * 3 + ["error"] * 2
+    assert {m["code"] for m in said[3:]} == {"rate_limited"}
+    assert (await speaker.request({"type": "ping"}))["type"] == "pong"
+    await speaker.close()
+
+
+def test_table_creation_per_player_is_limited_on_every_process(pair: list[Server]) -> None:
+    owner = account(pair[0], next(_addresses))
+    statuses = []
+    for i in range(3):
+        r = httpx.post(f"{pair[i % 2].url}/api/tables",
+                       headers={**owner.headers, **_from(next(_addresses))},
+                       json={"variant": "goat", "seats": 2, "rated": False})
+        statuses.append(r.status_code)
+        if r.status_code == 201:  # leave it, so the cap on waiting tables is not what bites
+            httpx.post(f"{pair[i % 2].url}/api/tables/{r.json()['id']}/leave",
+                       headers={**owner.headers, **_from(next(_addresses))})
+    assert statuses == [201, 201, 429]
+
+
+@pytest.fixture(scope="module")
+def untrusting(
+    pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    with servers(pg_url, redis_url, tmp_path_factory.mktemp("untrusting"),
+                 DOMINO_AUTH_BURST="3", DOMINO_AUTH_RATE=TINY) as running:
+        yield running[0]
+
+
+def test_x_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy(
+    untrusting: Server,
+) -> None:
+    wrong = {"username": "nobody_at_all", "password": "not the password"}
+    statuses = [
+        httpx.post(f"{untrusting.url}/api/auth/login", json=wrong,
+                   headers=_from(next(_addresses))).status_code
+        for _ in range(5)
+    ]
+    assert statuses == [401] * 3 + [429] * 2
