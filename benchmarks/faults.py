@@ -50,7 +50,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.faults.stores import PrivatePostgres, PrivateRedis  # noqa: E402
-from tests.servers import Server, run_server  # noqa: E402
+from tests.servers import LOAD_LIMITS, Server, run_server  # noqa: E402
 
 FAULTS = ("redis_restart", "redis_away", "redis_lost", "postgres_down", "kill9")
 TURN_SECONDS = 15
@@ -280,8 +280,7 @@ async def run_fault(fault: str, games: int, seed: int) -> Tally:
             "DOMINO_REDIS_PREFIX": "faults",
             "DOMINO_HEARTBEAT_SECONDS": "2",
             "DOMINO_RECOVER_SECONDS": "2",
-            "DOMINO_API_RATE": "100000", "DOMINO_API_BURST": "100000",
-            "DOMINO_AUTH_RATE": "100000", "DOMINO_AUTH_BURST": "100000",
+            **LOAD_LIMITS,
         }
         processes = [stack.enter_context(run_server(env, log_dir=Path(tmp))) for _ in range(2)]
         servers = Servers(processes)
