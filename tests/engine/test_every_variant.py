@@ -75,12 +75,13 @@ def check_position(game: Any) -> None:
             assert view["legal"] == []
 
 
-def check_events(events: list[dict], played: str) -> None:
-    """No event of a running round shows a tile but the one just played."""
+def check_events(events: list[dict], played: set[str]) -> None:
+    """No event of a running round shows a tile but the ones just played (a move may place
+    two, e.g. Sea Goat's two doubles)."""
     for e in events:
         if e["type"] in ("round_end", "game_end"):
             continue
-        assert tiles_in(e) <= {played}, e
+        assert tiles_in(e) <= played, e
 
 
 def play_random(variant: str, players: int, options: dict, seed: bytes, rng: random.Random,
@@ -94,10 +95,11 @@ def play_random(variant: str, players: int, options: dict, seed: bytes, rng: ran
         assert [m.to_dict() for m in offered] == game.view(game.turn)["legal"]
         # Every offered move is accepted (on a copy, so the game itself goes on).
         for move in rng.sample(offered, min(3, len(offered))):
-            game.copy().play(game.turn, move.to_dict()["tile"], move.end)
+            sent = move.to_dict()  # as a client sends it back, extra fields and all
+            game.copy().play(game.turn, sent.pop("tile"), sent.pop("end"), **sent)
         move = rng.choice(offered)
         events = game.play(game.turn, move)
-        check_events(events, str(move.tile))
+        check_events(events, {str(move.tile), *(str(p.tile) for p in move.also)})
         count += 1
         if count % 7 == 0:
             check_position(game)
