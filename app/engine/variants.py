@@ -9,9 +9,11 @@ from app.engine.classic import Classic
 from app.engine.errors import OptionsError
 from app.engine.fives import Fives
 from app.engine.game import Clock, Event, Game, VariantInfo
+from app.engine.general import General
 from app.engine.goat import Goat
 from app.engine.mexican_train import MexicanTrain
 from app.engine.sea_goat import SeaGoat
+from app.engine.sport_goat import SportGoat
 from app.engine.telephone import Telephone
 
 VARIANTS: dict[str, type[Game]] = {
@@ -21,6 +23,8 @@ VARIANTS: dict[str, type[Game]] = {
     "telephone": Telephone,
     "mexican_train": MexicanTrain,
     "sea_goat": SeaGoat,
+    "sport_goat": SportGoat,
+    "general": General,
 }
 
 

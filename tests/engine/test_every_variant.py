@@ -24,6 +24,7 @@ from app.engine import (
     game_from_dict,
     new_game,
     replay_record,
+    start_game,
     validate_options,
 )
 from app.engine.tiles import full_set
@@ -84,9 +85,21 @@ def check_events(events: list[dict], played: set[str]) -> None:
         assert tiles_in(e) <= played, e
 
 
+class Ticking:
+    """A server clock that moves on 7 minutes each time it is read (a game played against
+    the clock, General's, then ends within a few rounds)."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000_000
+
+    def __call__(self) -> int:
+        self.now += 7 * 60_000
+        return self.now
+
+
 def play_random(variant: str, players: int, options: dict, seed: bytes, rng: random.Random,
                 stop: int | None = None) -> Any:
-    game = new_game(variant, players, options, seed)
+    game = start_game(variant, players, options, seed, clock=Ticking())[0]
     count = 0
     check_position(game)
     while game.status == "playing" and (stop is None or count < stop):
@@ -108,9 +121,12 @@ def play_random(variant: str, players: int, options: dict, seed: bytes, rng: ran
 
 
 def bare(record: dict) -> dict:
-    """The record with every output field removed (what a client would write)."""
+    """The record with every output field removed (what a client would write: the moves,
+    and the round end times of a game played against the clock)."""
     out = {k: record[k] for k in ("format", "variant", "options", "players", "seed", "timeout")}
-    out["rounds"] = [{"moves": rd["moves"]} for rd in record["rounds"]]
+    out["rounds"] = [
+        {k: rd[k] for k in ("moves", "ended_ms") if k in rd} for rd in record["rounds"]
+    ]
     return out
 
 
@@ -144,12 +160,14 @@ def test_running_games_export_copy_and_reject_mutations(
     assume(game.status == "playing")
     # State and copies: to_dict round-trips; a clone and a copy carry on like the original.
     state = json.loads(json.dumps(game.to_dict()))
-    clone = game_from_dict(state)
+    now = 1_800_000_000_000  # the clone and the copy read one server clock, stopped
+    clone = game_from_dict(state, clock=lambda: now)
     assert clone.to_dict() == game.to_dict()
     assert [clone.view(s) for s in [*range(players), None]] == [
         game.view(s) for s in [*range(players), None]
     ]
     copy = game.copy()
+    copy.clock = lambda: now
     move = next(game.legal_moves())
     assert clone.play(game.turn, move) == copy.play(game.turn, move)
     assert clone.to_dict() == copy.to_dict()
