@@ -85,7 +85,8 @@ class SportGoat(Game):
         return {"scores": self.final_scores()}
 
     def extra_view(self) -> dict[str, Any]:
-        return {"carry": 0, "rounds": self.options["rounds"]}
+        # `rounds_total`: the score sheet lists the rounds still to come (as Mexican Train's)
+        return {"carry": 0, "rounds_total": self.options["rounds"]}
 
     def state_extra(self) -> dict[str, Any]:
         return {"totals": list(self.totals)}
