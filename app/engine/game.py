@@ -46,6 +46,10 @@ Scoring (required): `hand_points()`, `settle_round()`, `final_scores()`, `game_o
   `standings_view()`, `standings_record()`; optional `round_points()`,
   `timeout_result()`, `extra_view()`, `state_extra()`/`load_extra()` (variant state in
   `to_dict`).
+Time: a variant whose rules read the time (General) reads `self.clock` (the server's
+  clock, handed in by `start_game`/`game_from_dict`; None in searches and tests) and
+  writes what it read into the round, so that `recall_round()` can give it back when a
+  record is replayed. Teams of two: `app/engine/teams.py`.
 """
 
 from __future__ import annotations

@@ -379,4 +379,5 @@ export default {
   "result.generals": "{names} lead by 3 Generals and win",
   "result.time": "Time is up: {names} won",
   "player.draw": "Draw",
+  "summary.burned": "{name}'s hand burns: the partner went out.",
 };

@@ -379,4 +379,5 @@ export default {
   "result.generals": "{names} با ۳ ژنرال جلو افتادند و بردند",
   "result.time": "وقت تمام شد: {names} بردند",
   "player.draw": "مساوی",
+  "summary.burned": "دست {name} می‌سوزد: هم‌تیمی‌اش تمام کرد.",
 };

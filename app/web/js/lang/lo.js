@@ -379,4 +379,5 @@ export default {
   "result.generals": "{names} ນຳ 3 ນາຍພົນ ແລະ ຊະນະ",
   "result.time": "ໝົດເວລາ: {names} ຊະນະ",
   "player.draw": "ເສີມກັນ",
+  "summary.burned": "ມືຂອງ {name} ຖືກເຜົາ: ຄູ່ລົງໝົດແລ້ວ",
 };

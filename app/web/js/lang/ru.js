@@ -379,4 +379,5 @@ export default {
   "result.generals": "{names} ведут на 3 Генерала и побеждают",
   "result.time": "Время вышло: победили {names}",
   "player.draw": "Ничья",
+  "summary.burned": "Рука {name} сгорает: партнёр вышел.",
 };

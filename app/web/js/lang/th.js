@@ -379,4 +379,5 @@ export default {
   "result.generals": "{names} นำ 3 นายพลและชนะ",
   "result.time": "หมดเวลา: {names} ชนะ",
   "player.draw": "เสมอ",
+  "summary.burned": "มือของ {name} ถูกเผา: คู่หูลงหมดแล้ว",
 };

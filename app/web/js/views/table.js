@@ -587,7 +587,8 @@ export function renderTable(root, tableId) {
       if (points === undefined || !tiles.length) return;
       const pips = tiles.reduce((sum, tile) => sum + (parseTile(tile) || [0, 0]).reduce((a, b) => a + b, 0), 0);
       if (points === pips) return;
-      const key = tiles.length === 1 && tiles[0] === "0-0" ? "summary.special_zero"
+      const key = points === 0 ? "summary.burned" // Team Goat: the partner went out
+        : tiles.length === 1 && tiles[0] === "0-0" ? "summary.special_zero"
         : tiles.length === 1 && tiles[0] === "6-6" ? "summary.special_six"
           : tiles.length === 2 && tiles.includes("0-0") && tiles.includes("6-6") ? "summary.special_both"
             : "summary.special_other";
