@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e.browser import DESKTOP, PHONE, Tab, finished, shot, sign_up, take_turn
 from tests.servers import Server
 
+SPECIAL_WORTH = {("0-0",): 25, ("6-6",): 50, ("0-0", "6-6"): 75}  # RULES §7
 GAME_SECONDS = 600  # four rounds of four players, clicked, on a busy machine
 
 
@@ -92,7 +93,7 @@ def test_four_players_play_sport_goat_to_the_last_round(server: Server, open_tab
                     seen["special"] += 1
                     expect(notes).to_have_count(len(special))
                     for hand in special:
-                        worth = {("0-0",): 25, ("6-6",): 50, ("0-0", "6-6"): 75}[tuple(sorted(hand))]
+                        worth = SPECIAL_WORTH[tuple(sorted(hand))]
                         expect(summary).to_contain_text(f"counts {worth}")
                     shot(a.page, "sport-goat-special-hand")
                 if n == 1:
