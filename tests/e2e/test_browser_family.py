@@ -130,3 +130,55 @@ def test_four_players_play_sport_goat_to_the_last_round(server: Server, open_tab
     a.page.locator("[data-testid=score-sheet]").scroll_into_view_if_needed()
     shot(a.page, "sport-goat-final-1280")
     shot(tabs[1].page, "sport-goat-final-360")
+
+
+def test_a_general_round_in_the_browser(server: Server, open_tab) -> None:
+    """RULES §12 in the browser: the table shows the Generals tally per team, 1-1 must
+    lead, and the first round's summary says whether it made a General."""
+    suffix = secrets.token_hex(3)
+    names = [f"{n}_{suffix}" for n in ("nok", "lan", "khamla", "vong")]
+    tabs: list[Tab] = [open_tab(v) for v in (DESKTOP, PHONE, DESKTOP, PHONE)]
+    for tab, name in zip(tabs, names, strict=True):
+        sign_up(tab, server, name)
+    a = tabs[0]
+    form = a.page.locator("[data-testid=create-table]")
+    form.locator("select[name=variant]").select_option("general")
+    minutes = form.locator("select[name=minutes]")
+    assert minutes.locator("option").all_inner_texts() == ["30 minutes", "60 minutes"]
+    form.locator("input[name=turn_seconds]").fill("300")
+    form.locator("input[name=round_pause_seconds]").fill("30")
+    form.get_by_role("button", name="Create table").click()
+    a.page.wait_for_url(re.compile(r"#/table/"))
+    table_id = a.page.url.split("#/table/")[1]
+    for tab in tabs[1:]:
+        tab.page.goto(f"{server.url}/#/table/{table_id}")
+        tab.page.get_by_role("button", name="Join this table").click()
+    for tab in tabs:
+        expect(tab.page.locator("[data-testid=generals-tally]")).to_have_text("Generals: A 0 · B 0")
+    # Whoever holds 1-1 may lead nothing else.
+    leader = next(t for t in tabs if "1-1" in t.page.locator("[data-testid=hand]").evaluate(
+        "e => [...e.querySelectorAll('.hand-tile')].map(b => b.dataset.tile)"))
+    legal = leader.page.locator("[data-testid=hand] .hand-tile.legal")
+    expect(legal).to_have_count(1)
+    assert legal.get_attribute("data-tile") == "1-1"
+
+    deadline = time.monotonic() + GAME_SECONDS
+    summary = a.page.locator("[data-testid=round-summary]")
+    while not summary.is_visible():
+        assert time.monotonic() < deadline, "the first round did not end in time"
+        if not any(take_turn(tab.page) for tab in tabs):
+            a.page.wait_for_timeout(50)
+    note = summary.locator("[data-testid=general-note]")
+    expect(note).to_be_visible()
+    credited = a.page.locator("[data-testid=score-sheet] tr.score-total").last.locator(
+        "td").all_inner_texts()
+    tally = f"Generals: A {credited[0]} · B {credited[1]}"
+    expect(a.page.locator("[data-testid=generals-tally]")).to_have_text(tally)
+    if credited == ["0", "0"]:
+        expect(note).to_have_text(re.compile(r"No General this round|A fish scores nothing"))
+    else:
+        expect(note).to_contain_text("a General for team")
+    shot(a.page, "general-round-summary-1280")
+    shot(tabs[1].page, "general-round-summary-360")
+    for tab in tabs:
+        tab.assert_clean()
