@@ -180,5 +180,13 @@ def test_a_general_round_in_the_browser(server: Server, open_tab) -> None:
         expect(note).to_contain_text("a General for team")
     shot(a.page, "general-round-summary-1280")
     shot(tabs[1].page, "general-round-summary-360")
+    # Each of the family has its rules page (the create form links to it).
+    for variant, title, words in (("sea_goat", "Sea Goat", "bald goat"),
+                                  ("sport_goat", "Sport Goat", "draw"),
+                                  ("general", "General", "1-1")):
+        a.page.goto(f"{server.url}/#/rules/{variant}")
+        expect(a.page.locator("h1")).to_have_text(f"Rules: {title}")
+        expect(a.page.locator("[data-testid=rules]")).to_contain_text(words)
+    shot(a.page, "general-rules")
     for tab in tabs:
         tab.assert_clean()
