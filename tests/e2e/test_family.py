@@ -10,7 +10,7 @@ from typing import Any
 
 from app.engine import new_game
 from tests.e2e.client import Player
-from tests.e2e.game import check_finished_game, play_game, seed_deals
+from tests.e2e.game import check_finished_game, play_game, seat_players, seed_deals
 from tests.servers import Server
 
 SPECIAL = ("0-0", "6-6")
@@ -131,3 +131,25 @@ async def test_general_on_two_processes(server_pair: tuple[Server, Server]) -> N
     assert ended == sorted(ended) and ended[0] > 0 and ended[-1] < 30 * 60_000
     generals = [rd["end"]["credited"] for rd in record["rounds"]]
     assert sum(c[0] for c in generals) - sum(c[1] for c in generals) == 3
+
+
+async def test_sea_goat_refuses_a_wrong_second_double(server: Server) -> None:
+    """RULES §7 over a websocket: two doubles only one on each end, never on the lead, and
+    `also` must list placements -- each refused as illegal_move, and nothing changes."""
+    seated = await seat_players([server], seats=2, variant="sea_goat", rated=False)
+    state = await seated.first_playing_state()
+    leader = state["view"]["turn"]
+    player = seated.players[leader]
+    mine = await player.expect(
+        lambda m: m["type"] == "table.state" and m["view"]["turn"] == leader
+        and m["view"]["you"] == leader and m["view"]["legal"], timeout=10)
+    seq, lead = mine["seq"], mine["view"]["legal"][0]["tile"]
+    other = next(t for t in mine["view"]["hand"] if t != lead)
+    for also in ([{"tile": other, "end": "right"}], "5-5", [{"tile": lead}]):
+        reply = await player.request(
+            {"type": "play", "table_id": seated.table_id, "tile": lead, "also": also, "seq": seq})
+        assert reply["type"] == "error" and reply["code"] == "illegal_move", reply
+    # An extra field the variant does not know is ignored, like any extra field.
+    reply = await player.request(
+        {"type": "play", "table_id": seated.table_id, "tile": lead, "closed": True, "seq": seq})
+    assert reply["type"] == "table.state" and reply["seq"] == seq + 1, reply
