@@ -151,6 +151,8 @@ export function describeEvents(events, view) {
         lines.push(ev.end
           ? t("log.played_on", { name: who, tile: ev.tile, end: endLabel(view, ev.end) })
           : t("log.played", { name: who, tile: ev.tile }));
+        // Sea Goat's second double of the same turn (RULES §7).
+        for (const p of ev.also || []) lines.push(t("log.played_also", { name: who, tile: p.tile, end: endLabel(view, p.end) }));
         break;
       case "draw": {
         const next = events[i + 1];
