@@ -46,6 +46,8 @@ def check_game(game, events) -> Counter:
     for r, (rd, event) in enumerate(zip(record["rounds"], round_ends(events), strict=True)):
         # "Every round is led by the holder of 1-1, who must lead it."
         assert rd["moves"][0]["tile"] == "1-1"
+        # "Double-six, 7 tiles each, no bazaar."
+        assert game.rounds[r]["bazaar"] == [] and all(len(h) == 7 for h in game.rounds[r]["hands"])
         end = event["end"]
         last = last_play(events, event)["tile"]
         if end["kind"] == "out" and last in ("0-0", "6-6"):

@@ -75,6 +75,8 @@ def test_rules_11_any_tile_leads() -> None:
     fresh = type(game)(4, game.options, game.seed)
     fresh.start()
     assert fresh.turn == 0
+    # "Double-six, 7 tiles each, no bazaar."
+    assert fresh.view(None)["bazaar"] == 0 and all(len(h) == 7 for h in fresh.rounds[0]["hands"])
     assert sorted(str(m.tile) for m in fresh.legal_moves()) == sorted(fresh.rounds[0]["hands"][0])
 
 
