@@ -14,7 +14,17 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.browser import DESKTOP, PHONE, Tab, finished, shot, sign_up, take_turn
+from tests.e2e.browser import (
+    DESKTOP,
+    PHONE,
+    Tab,
+    finished,
+    seq_of,
+    shot,
+    sign_up,
+    take_turn,
+    wait_seq_after,
+)
 from tests.servers import Server
 
 SPECIAL_WORTH = {("0-0",): 25, ("6-6",): 50, ("0-0", "6-6"): 75}  # RULES §7
@@ -190,3 +200,85 @@ def test_a_general_round_in_the_browser(server: Server, open_tab) -> None:
     shot(a.page, "general-rules")
     for tab in tabs:
         tab.assert_clean()
+
+
+def take_sea_goat_turn(page: Page) -> str | None:
+    """One turn of Sea Goat by clicking: a tile that may go down with a second double is
+    played with it (the "also" choice); otherwise a legal tile that is not a double if
+    there is one (keeping doubles makes two-double turns likelier). Returns "also",
+    "played", or None when this page has nothing to play."""
+    pair = page.locator("[data-testid=hand] .hand-tile.legal.with-double")
+    if pair.count():
+        seq = seq_of(page)
+        pair.first.click()
+        also = page.locator(".also-button")
+        expect(also.first).to_be_visible()
+        expect(also.first).to_contain_text(re.compile(r"end \(\d\), and \d-\d on the \w+ end"))
+        shot(page, f"sea-goat-two-doubles-choice-{page.viewport_size['width']}")
+        also.first.click()
+        wait_seq_after(page, seq)
+        return "also"
+    legal = page.locator("[data-testid=hand] .hand-tile.legal")
+    if legal.count() == 0:
+        return None
+    tiles = legal.evaluate_all("els => els.map(e => e.dataset.tile)")
+    plain = [t for t in tiles if len(set(t.split("-"))) == 2]
+    seq = seq_of(page)
+    page.locator(f"[data-testid=hand] .hand-tile[data-tile='{(plain or tiles)[0]}']").click()
+    choice = page.locator("[data-testid=board] .end-choice")
+    if choice.count():
+        choice.last.click()
+    wait_seq_after(page, seq)
+    return "played"
+
+
+def test_two_doubles_in_one_turn_in_the_browser(server: Server, open_tab) -> None:
+    """RULES §7 in the browser: a tile that may go down with a second double is marked in
+    the hand; choosing it offers "left end (a), and b-b on the right end (b)" beside the
+    plain ends; that choice places both doubles in one turn, and the log tells both."""
+    suffix = secrets.token_hex(3)
+    tabs = [open_tab(DESKTOP), open_tab(PHONE)]
+    names = [f"sea_{suffix}", f"goat_{suffix}"]
+    for tab, name in zip(tabs, names, strict=True):
+        sign_up(tab, server, name)
+    a = tabs[0]
+    for _attempt in range(3):  # a deal may, rarely, never offer two doubles
+        form = a.page.locator("[data-testid=create-table]")
+        form.locator("select[name=variant]").select_option("sea_goat")
+        form.locator("select[name=seats]").select_option("2")
+        form.locator("input[name=turn_seconds]").fill("300")
+        form.locator("input[name=round_pause_seconds]").fill("0")
+        form.locator("input[value=casual]").check()
+        form.get_by_role("button", name="Create table").click()
+        a.page.wait_for_url(re.compile(r"#/table/"))
+        table_id = a.page.url.split("#/table/")[1]
+        tabs[1].page.goto(f"{server.url}/#/table/{table_id}")
+        tabs[1].page.get_by_role("button", name="Join this table").click()
+        expect(a.page.locator("[data-testid=hand] .hand-tile")).to_have_count(7)
+        deadline = time.monotonic() + GAME_SECONDS
+        doubled = None
+        while doubled is None and not finished(a.page):
+            assert time.monotonic() < deadline, "no two-double turn came in time"
+            moved = False
+            for tab in tabs:
+                before = tab.page.locator("[data-testid=board] .chain-tile").count()
+                how = take_sea_goat_turn(tab.page)
+                moved = moved or how is not None
+                if how == "also":
+                    doubled = (tab, before)
+                    break
+            if not moved:
+                a.page.wait_for_timeout(50)
+        if doubled is not None:
+            break
+        a.page.goto(f"{server.url}/#/lobby")
+    assert doubled is not None, "three games without a chance of two doubles in one turn"
+    tab, before = doubled
+    # Both doubles went down in that one turn (unless it emptied the hand: a new deal).
+    after = tab.page.locator("[data-testid=board] .chain-tile").count()
+    assert after in (before + 2, 0) or finished(tab.page), (before, after)
+    log = tab.page.locator("[data-testid=log]")
+    expect(log).to_contain_text("in the same turn")
+    shot(tab.page, f"sea-goat-two-doubles-{'desktop' if tab is a else 'phone'}")
+    for t in tabs:
+        t.assert_clean()

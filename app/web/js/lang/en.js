@@ -396,4 +396,5 @@ export default {
   "rules.general.4": "The game lasts 30 or 60 minutes (the table's choice) and ends with the first round that finishes after that time, or at once when a team leads by 3 Generals.",
   "rules.general.5": "More Generals wins; equal is a draw, which pays everybody +5.",
   "log.played_also": "{name} played {tile} on the {end} in the same turn",
+  "table.with_double": "can go down with another double",
 };

@@ -510,6 +510,8 @@ export function renderTable(root, tableId) {
     const mySeat = (v.seats || []).find((x) => x.seat === v.you);
     const myTurn = v.status === "playing" && v.turn === v.you && !v.next_round_at;
     const legalTiles = new Set((v.legal || []).map((m) => m.tile));
+    // Tiles that may go down with a second double this turn (Sea Goat, RULES §7).
+    const pairTiles = new Set((v.legal || []).filter((m) => m.also).map((m) => m.tile));
     const buttons = (v.hand || []).map((tile, i) => {
       const tl = parseTile(tile) || [0, 0];
       const legal = myTurn && legalTiles.has(tile) && !state.sending;
@@ -517,9 +519,9 @@ export function renderTable(root, tableId) {
       // focus stays in the hand.
       return h("button", {
         type: "button",
-        class: `hand-tile ${legal ? "legal" : ""} ${state.selected === tile ? "selected" : ""}`,
+        class: `hand-tile ${legal ? "legal" : ""} ${legal && pairTiles.has(tile) ? "with-double" : ""} ${state.selected === tile ? "selected" : ""}`,
         dataset: { tile }, "aria-disabled": legal ? "false" : "true", "aria-pressed": state.selected === tile ? "true" : "false",
-        "aria-label": `${i < 9 ? `${num(i + 1)}: ` : ""}${tile}${legal ? `, ${t("table.playable")}` : ""}`,
+        "aria-label": `${i < 9 ? `${num(i + 1)}: ` : ""}${tile}${legal ? `, ${t("table.playable")}` : ""}${legal && pairTiles.has(tile) ? `, ${t("table.with_double")}` : ""}`,
         "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
         onclick: () => chooseTile(tile),
       }, tileSvg(tl[0], tl[1]));
