@@ -7,7 +7,7 @@ gateway exactly as sent, so it is read from the raw JSON, not from these models.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
@@ -53,11 +53,20 @@ class TableUnsubscribe(_Message):
 
 
 class Play(_Message):
+    # A variant's extra move fields (PROTOCOL §2a: Sea Goat's "also") travel as they were
+    # sent; the play service keeps only those the table's variant names.
+    model_config = ConfigDict(extra="allow", frozen=True)
+
     type: Literal["play"]
     table_id: TableId
     tile: Annotated[StrictStr, Field(max_length=16)]
     end: Annotated[StrictStr, Field(max_length=32)] | None = None
     seq: StrictInt
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The fields beyond PROTOCOL §2's (`id` is the gateway's)."""
+        return {k: v for k, v in (self.model_extra or {}).items() if k != "id"}
 
 
 class Resign(_Message):

@@ -119,7 +119,7 @@ class GamePlayer(Base):
     final: Mapped[int] = mapped_column(Integer)
     # Rating points actually paid (0 in an unrated game).
     points: Mapped[int] = mapped_column(Integer)
-    outcome: Mapped[str] = mapped_column(String(4))  # "won" | "lost"
+    outcome: Mapped[str] = mapped_column(String(4))  # "won" | "lost" | "draw"
     # The Glicko-2 rating after this game (rated games only), for the player's history.
     skill_after: Mapped[float | None] = mapped_column(Float, nullable=True)
 

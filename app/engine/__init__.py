@@ -1,7 +1,7 @@
 """The rules engine: pure, deterministic, standard library only."""
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
-from app.engine.game import Game, Move, Placement, Result, RoundEnd, Standings, VariantInfo
+from app.engine.game import Clock, Game, Move, Placement, Result, RoundEnd, Standings, VariantInfo
 from app.engine.layouts import Layout, Line, Spinner, Trains
 from app.engine.options import Option
 from app.engine.records import RECORD_FORMAT, replay_positions, replay_record
@@ -20,6 +20,7 @@ from app.engine.variants import (
 __all__ = [
     "RECORD_FORMAT",
     "VARIANTS",
+    "Clock",
     "Game",
     "IllegalMove",
     "Layout",

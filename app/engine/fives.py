@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from app.engine.errors import OptionsError
 from app.engine.game import Event, Game, Move, Result, Standings
 from app.engine.layouts import Layout, Line, Spinner
 from app.engine.options import TEAMS, Option, target_option
 from app.engine.rating import higher_wins_gains
 from app.engine.shuffle import ByteStream
+from app.engine.teams import Sides, check_team_players
 
 FIRST_LEAD_ATTEMPT = 1000  # PROTOCOL §4: the first leader is draw(n) of round 0, k = 1000
 
@@ -69,15 +69,14 @@ class Fives(Game):
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
-        self.teams = bool(options.get("teams"))
-        self.totals = [0] * (2 if self.teams else players)  # by side (a team, or a seat)
+        self.sides = Sides(players, bool(options.get("teams")))
+        self.totals = [0] * self.sides.count  # by side (a team, or a seat)
         self.play_points = [0] * players  # this hand's points during play, by seat
         self.next_lead: int | None = None
 
     @classmethod
     def check_options(cls, players: int, options: dict[str, Any]) -> None:
-        if options.get("teams") and players != 4:
-            raise OptionsError(f"team {cls.variant} is played by 4 players (partners opposite)")
+        check_team_players(cls.variant, players, bool(options.get("teams")))
 
     # -- the rules that differ from game to game of this family -----------------------------
     @property
@@ -102,7 +101,7 @@ class Fives(Game):
 
     # -- deal and lead -----------------------------------------------------------------
     def side(self, seat: int) -> int:
-        return seat % 2 if self.teams else seat
+        return self.sides.of(seat)
 
     def hand_size(self) -> int:
         return 7 if self.players == 2 else 5
@@ -137,7 +136,7 @@ class Fives(Game):
         sides = len(self.totals)
         side_pips = [0] * sides
         for seat, p in enumerate(points):
-            if not (self.teams and kind == "out" and self.side(seat) == self.side(by)):
+            if not (self.sides.teams and kind == "out" and self.side(seat) == self.side(by)):
                 side_pips[self.side(seat)] += p
         credited = [0] * self.players
         self.next_lead = by
@@ -161,26 +160,20 @@ class Fives(Game):
         return credited
 
     def final_scores(self) -> list[int]:
-        return [self.totals[self.side(s)] for s in range(self.players)]
+        return self.sides.by_seat(self.totals)
 
     def game_over(self) -> Result | None:
         best = max(self.totals)
         if best < self.target:
             return None
-        final = self.final_scores()
-        winners = [s for s, score in enumerate(final) if score == best]
-        return {
-            "reason": "target",
-            "losers": [s for s in range(self.players) if s not in winners],
-            "winners": winners,
-            "final": final,
-            "rating": higher_wins_gains(final, winners, self.target),
-        }
+        winners = [side for side, score in enumerate(self.totals) if score == best]
+        gains = higher_wins_gains(self.totals, winners, self.target)
+        return self.sides.result("target", winners, self.totals, gains)
 
     # -- views and state -----------------------------------------------------------------
     def standings_view(self, seat: int) -> dict[str, Any]:
         view = {"account": self.totals[self.side(seat)], "opened": True, "remembered": 0}
-        return view | {"team": self.side(seat)} if self.teams else view
+        return view | self.sides.view(seat)
 
     def standings_record(self) -> Standings:
         return {"scores": self.final_scores(), "play_points": list(self.play_points)}

@@ -46,12 +46,16 @@ Scoring (required): `hand_points()`, `settle_round()`, `final_scores()`, `game_o
   `standings_view()`, `standings_record()`; optional `round_points()`,
   `timeout_result()`, `extra_view()`, `state_extra()`/`load_extra()` (variant state in
   `to_dict`).
+Time: a variant whose rules read the time (General) reads `self.clock` (the server's
+  clock, handed in by `start_game`/`game_from_dict`; None in searches and tests) and
+  writes what it read into the round, so that `recall_round()` can give it back when a
+  record is replayed. Teams of two: `app/engine/teams.py`.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Self, TypedDict
 
 from app.engine.errors import IllegalMove, OptionsError
@@ -66,6 +70,10 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "domino-record/1"
+# The server's clock as the engine may read it: epoch milliseconds. The engine never reads
+# a clock of its own; a variant whose rules depend on time (General, RULES §12) is handed
+# one by whoever runs it live, and a replay uses the times the record wrote instead.
+Clock = Callable[[], int]
 TIMEOUT_REASONS = ("timeout", "resign")
 Event = dict[str, Any]
 
@@ -209,6 +217,7 @@ class Game(ABC):
         self.rounds: list[dict[str, Any]] = []
         self.timed_out: dict[str, Any] | None = None
         self.result: Result | None = None
+        self.clock: Clock | None = None  # set by the live path; not part of the state
 
     # ----------------------------------------------------------------- the variant
     @classmethod
@@ -386,6 +395,12 @@ class Game(ABC):
             "final": final,
             "rating": timeout_gains(final, seat),
         }
+
+    def recall_round(self, written: Mapping[str, Any]) -> None:
+        """A replay hands over what a record's round says beyond its deal and moves, before
+        the round's moves are played (e.g. General's `ended_ms`); raise IllegalMove if it
+        cannot be so. Default: nothing to recall."""
+        return None
 
     def extra_view(self) -> dict[str, Any]:
         return {}

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, ClassVar
 
-from app.engine.errors import OptionsError
 from app.engine.game import Game, Result, Standings
 from app.engine.layouts import LEFT, RIGHT
 from app.engine.options import TEAMS, Option
 from app.engine.rating import goat_gains
 from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
+from app.engine.teams import Sides, check_team_players
 
 MAX_DOUBLES = 4  # a hand with 5 or more doubles is redealt (RULES 1.1)
 MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
@@ -32,18 +32,17 @@ class Goat(Game):
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
         # Team Goat (RULES 3) keeps one standing per team: seats 0+2 and 1+3.
-        self.teams = bool(options.get("teams"))
-        self.standings = [Standing() for _ in range(2 if self.teams else players)]
+        self.sides = Sides(players, bool(options.get("teams")))
+        self.standings = [Standing() for _ in range(self.sides.count)]
         self.carry = 0
 
     @classmethod
     def check_options(cls, players: int, options: dict[str, Any]) -> None:
-        if options["teams"] and players != 4:
-            raise OptionsError("team Goat is played by 4 players (partners sit opposite)")
+        check_team_players(cls.title, players, bool(options["teams"]))
 
     def side(self, seat: int) -> int:
         """The index of the standing `seat` plays for: its team, or itself."""
-        return seat % 2 if self.teams else seat
+        return self.sides.of(seat)
 
     def hand_size(self) -> int:
         return 7
@@ -82,48 +81,41 @@ class Goat(Game):
 
     def round_points(self, kind: str, by: int) -> list[int]:
         points = super().round_points(kind, by)
-        if self.teams and kind == "out":
-            points[(by + 2) % 4] = 0  # the partner's hand burns
+        partner = self.sides.partner(by)
+        if partner is not None and kind == "out":
+            points[partner] = 0  # the partner's hand burns
         return points
 
     def settle_round(self, kind: str, by: int, points: list[int]) -> list[int]:
-        side_points = [0] * len(self.standings)
-        for seat, p in enumerate(points):
-            side_points[self.side(seat)] += p
+        side_points = self.sides.add_up(points)
         settlement = settle_goat_round(
             self.standings, side_points, kind, self.side(by), self.options["fish_rule"], self.carry
         )
         self.standings, self.carry = settlement.standings, settlement.carry
-        return [settlement.credited[self.side(seat)] for seat in range(self.players)]
+        return self.sides.by_seat(settlement.credited)
 
     def final_scores(self) -> list[int]:
-        return [self.standings[self.side(seat)].score for seat in range(self.players)]
+        return self.sides.by_seat([s.score for s in self.standings])
 
     def standings_view(self, seat: int) -> dict[str, Any]:
         s = self.standings[self.side(seat)]
         view = {"account": s.account, "opened": s.opened, "remembered": s.remembered}
-        return view | {"team": self.side(seat)} if self.teams else view
+        return view | self.sides.view(seat)
 
     def standings_record(self) -> Standings:
         return {
             "scores": self.final_scores(),
-            "remembered": [self.standings[self.side(s)].remembered for s in range(self.players)],
+            "remembered": self.sides.by_seat([s.remembered for s in self.standings]),
             "carry": self.carry,
         }
 
     def game_over(self) -> Result | None:
         goat_sides = goats(self.standings)
-        losers = [seat for seat in range(self.players) if self.side(seat) in goat_sides]
-        if not losers:
+        if not goat_sides:
             return None
-        final = self.final_scores()
-        return {
-            "reason": "goat",
-            "losers": losers,
-            "winners": [s for s in range(self.players) if s not in losers],
-            "final": final,
-            "rating": goat_gains(final, losers),
-        }
+        scores = [s.score for s in self.standings]
+        others = [side for side in range(self.sides.count) if side not in goat_sides]
+        return self.sides.result("goat", others, scores, goat_gains(scores, goat_sides))
 
     def extra_view(self) -> dict[str, Any]:
         return {"carry": self.carry}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 Number = int | Fraction
@@ -54,4 +55,27 @@ def lower_wins_gains(totals: list[int], winners: list[int]) -> list[int]:
     return [
         game_gain(0) if seat in winners else game_gain(Fraction(100 * (t - best), spread))
         for seat, t in enumerate(totals)
+    ]
+
+
+DRAW_GAIN = 5  # a drawn Sport Goat or General game pays every player +5 (RULES §11, §12)
+
+
+def team_gains(gains_by_side: Sequence[int], side_of_seat: Sequence[int]) -> list[int]:
+    """Each seat gains what its side gains: partners are paid alike in every team game
+    (Team Goat, Fives at 4, Sea Goat at 4, Sport Goat, General). `gains_by_side` is the
+    variant's own formula applied to the sides' totals as if each side were one player."""
+    return [gains_by_side[side] for side in side_of_seat]
+
+
+def margin_gains(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """RULES §11 and §12: the winners gain `game_gain(0)` = 10, the others
+    S = 100 * (winners' total - own total) / max(1, winners' total); with no winner (a
+    draw) everybody gains `DRAW_GAIN`."""
+    if not winners:
+        return [DRAW_GAIN] * len(totals)
+    best = totals[winners[0]]
+    return [
+        game_gain(0) if side in winners else game_gain(Fraction(100 * (best - t), max(1, best)))
+        for side, t in enumerate(totals)
     ]

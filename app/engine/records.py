@@ -130,6 +130,7 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
     positions: list[dict[str, Any]] = []
     for r, (rd, dealt) in enumerate(zip(record["rounds"], played.rounds, strict=False)):
         events = game.deal(dealt["hands"], dealt["bazaar"])
+        game.recall_round(rd)
         positions.append(_position(game, r, -1, None, events))
         for m, move in enumerate(rd.get("moves", [])):
             events = game.play(
@@ -200,6 +201,10 @@ def _replay(record: Any) -> tuple[Game, list[str]]:
             _deal_given(game, rd, r)
         else:
             _check_seeded_deal(game, rd, r)
+        try:
+            game.recall_round(rd)
+        except IllegalMove as exc:
+            _fail(r, 0, str(exc))
         moves = rd.get("moves", [])
         _play_moves(game, moves, r)
         if timeout is not None and timeout["round"] == r:

@@ -124,3 +124,23 @@ def classic_round_credits(points: Sequence[int], kind: str, by: int) -> list[int
         winner = holders[0]
         credited[winner] = sum(points) - points[winner] - points[winner]
     return credited
+
+
+# RULES §7 (and §11, which scores "as in Sea Goat"): a hand left at the end of a round that
+# holds only 0-0 counts 25, only 6-6 counts 50, only those two 75.
+SPECIAL_HANDS: dict[frozenset[tuple[int, int]], int] = {
+    frozenset({(0, 0)}): 25,
+    frozenset({(6, 6)}): 50,
+    frozenset({(0, 0), (6, 6)}): 75,
+}
+
+
+def special_hand_points(tiles: Iterable[Tile]) -> int:
+    """Pips in hand, or the special hands of RULES §7: only 0-0 = 25, only 6-6 = 50,
+    both = 75."""
+    hand = list(tiles)
+    if len(hand) <= 2:  # the special hands hold one or two tiles
+        special = SPECIAL_HANDS.get(frozenset((t.low, t.high) for t in hand))
+        if special is not None:
+            return special
+    return sum(t.low + t.high for t in hand)

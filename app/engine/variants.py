@@ -8,9 +8,12 @@ from typing import Any
 from app.engine.classic import Classic
 from app.engine.errors import OptionsError
 from app.engine.fives import Fives
-from app.engine.game import Event, Game, VariantInfo
+from app.engine.game import Clock, Event, Game, VariantInfo
+from app.engine.general import General
 from app.engine.goat import Goat
 from app.engine.mexican_train import MexicanTrain
+from app.engine.sea_goat import SeaGoat
+from app.engine.sport_goat import SportGoat
 from app.engine.telephone import Telephone
 
 VARIANTS: dict[str, type[Game]] = {
@@ -19,6 +22,9 @@ VARIANTS: dict[str, type[Game]] = {
     "fives": Fives,
     "telephone": Telephone,
     "mexican_train": MexicanTrain,
+    "sea_goat": SeaGoat,
+    "sport_goat": SportGoat,
+    "general": General,
 }
 
 
@@ -41,11 +47,17 @@ def validate_options(variant: str, players: int, options: dict[str, Any] | None)
 
 
 def start_game(
-    variant: str, players: int, options: dict[str, Any] | None, seed: bytes | None
+    variant: str,
+    players: int,
+    options: dict[str, Any] | None,
+    seed: bytes | None,
+    clock: Clock | None = None,
 ) -> tuple[Game, list[Event]]:
     """A game dealt from `seed` and ready for its first move, with the events of its start
-    (the commitment, any redeals, who leads). With seed None the deals come later."""
+    (the commitment, any redeals, who leads). With seed None the deals come later.
+    `clock`: the server's clock, for the variants whose rules read the time (General)."""
     game = VARIANTS[variant](players, validate_options(variant, players, options), seed)
+    game.clock = clock
     return game, game.start()
 
 
@@ -56,10 +68,11 @@ def new_game(
     return start_game(variant, players, options, seed)[0]
 
 
-def game_from_dict(data: dict[str, Any]) -> Game:
-    """The inverse of `Game.to_dict()`."""
+def game_from_dict(data: dict[str, Any], clock: Clock | None = None) -> Game:
+    """The inverse of `Game.to_dict()`; `clock` as in `start_game`."""
     seed = bytes.fromhex(data["seed"]) if data["seed"] is not None else None
     cls = VARIANTS[data["variant"]]
     game = cls(data["players"], dict(data["options"]), seed)
     game.load(data)
+    game.clock = clock
     return game

@@ -226,7 +226,9 @@ async def _seated(
 def _start(state: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
     """The last seat is taken: deal from a fresh secret seed; only its commitment is shown
     (in the start event and every view) until the game ends."""
-    game, started = start_game(state["variant"], state["players"], state["options"], new_seed())
+    game, started = start_game(
+        state["variant"], state["players"], state["options"], new_seed(), clock=now_ms
+    )
     state["game_id"] = uuid.uuid4().hex
     state["started_at"] = now_ms()
     return game, started

@@ -9,6 +9,7 @@ from, so a repeated or concurrent copy of it is `stale`, never a second move.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.engine import Game, IllegalMove
@@ -32,26 +33,30 @@ ATTEMPTS = 20
 async def play(
     store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
     known: Versioned | None = None, known_game: Game | None = None,
+    fields: Mapping[str, Any] | None = None,
 ) -> Change:
     """Apply a move chosen at `seq`. `known`: the table as this process last saw it (and
     `known_game` its game); when it is at `seq` the move is tried on a copy of it without
     reading the table again (the compare-and-set still decides), and any refusal is
-    checked against a fresh read."""
+    checked against a fresh read. `fields`: the move's extra fields as the client sent
+    them; those the variant names (`Game.move_fields`) go to the engine, the rest are
+    ignored like any extra field of a message."""
     if known is not None and known.version == seq:
         try:
             return await _play(store, known, player_id, table_id, tile, end, seq,
-                               None if known_game is None else known_game.copy())
+                               None if known_game is None else known_game.copy(), fields)
         except ServiceError:
             pass
     current = await store.load(table_id)
     if current is None:
         raise not_found(table_id)
-    return await _play(store, current, player_id, table_id, tile, end, seq)
+    return await _play(store, current, player_id, table_id, tile, end, seq, None, fields)
 
 
 async def _play(
     store: LiveStore, current: Versioned, player_id: int, table_id: str, tile: str,
     end: str | None, seq: int, game: Game | None = None,
+    fields: Mapping[str, Any] | None = None,
 ) -> Change:
     state = current.state
     seat = seat_of(state, player_id)
@@ -83,7 +88,8 @@ async def _play(
         await expire(store, table_id)
         raise ServiceError("game_over", "your time ran out", 409)
     try:
-        events = game.play(seat, tile, end)
+        extra = {k: fields[k] for k in game.move_fields if k in fields} if fields else {}
+        events = game.play(seat, tile, end, **extra)
     except ValueError as error:  # IllegalMove, or a string that is not a tile of the set
         raise ServiceError("illegal_move", str(error), 409) from error
     change = await commit(store, current, state, events, game)

@@ -112,11 +112,17 @@ async def _write(
     await session.flush()
 
     winners = set(result.get("winners") or [])
+    losers = set(result.get("losers") or [])
     # People only: a bot's seat (None) is never paid, never rated and has no row here. A
     # rated table with bots pays its people what the result says; their skill is updated
     # from the outcomes among the people at the table.
     seated = [(seat, pid) for seat, pid in enumerate(player_ids) if pid is not None]
     won = {seat: seat in winners for seat, _ in seated}
+    # A draw (Sport Goat, General: RULES §11, §12) names nobody a winner or a loser.
+    outcome = {
+        seat: "won" if seat in winners else "lost" if seat in losers else "draw"
+        for seat, _ in seated
+    }
     gains = {seat: int(result["rating"][seat]) if rated else 0 for seat, _ in seated}
     skills_after: dict[int, float | None] = {seat: None for seat, _ in seated}
     if rated and seated:
@@ -132,7 +138,7 @@ async def _write(
             row.points += gains[seat]
             row.games += 1
             row.wins += won[seat]
-            row.losses += not won[seat]
+            row.losses += outcome[seat] == "lost"
             row.skill, row.deviation, row.volatility = (
                 new.rating,
                 new.deviation,
@@ -147,7 +153,7 @@ async def _write(
             player_id=pid,
             final=int(result["final"][seat]),
             points=gains[seat],
-            outcome="won" if won[seat] else "lost",
+            outcome=outcome[seat],
             skill_after=skills_after[seat],
         )
         for seat, pid in seated

@@ -68,7 +68,9 @@ def pause_remaining(state: dict[str, Any]) -> int:
 
 
 def game_of(state: dict[str, Any]) -> Game | None:
-    return None if state["game"] is None else game_from_dict(state["game"])
+    """The table's game, reading the server's clock (`now_ms`) where its rules need the
+    time (General, RULES §12)."""
+    return None if state["game"] is None else game_from_dict(state["game"], clock=now_ms)
 
 
 def public_table(state: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,12 @@ def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
         ("telephone", 5, {}),
         ("mexican_train", 9, {}),
         ("mexican_train", 4, {"scoring": "minus"}),
+        ("sea_goat", 3, {}),
+        ("sea_goat", 2, {"teams": True}),
+        ("sport_goat", 2, {}),
+        ("sport_goat", 4, {"rounds": 5}),
+        ("general", 4, {"minutes": 45}),
+        ("general", 4, {"teams": False}),
     ],
 )
 def test_tables_take_only_what_the_variant_declares(
@@ -60,3 +66,20 @@ def test_a_table_gets_the_variants_defaults(client: httpx.Client) -> None:
     fives = next(v for v in describe_variants() if v["name"] == "fives")
     defaults = {name: option["default"] for name, option in fives["options"].items()}
     assert response.json()["options"] == {**defaults, "teams": True}
+
+
+def test_goats_family_is_listed_with_its_options(client: httpx.Client) -> None:
+    """RULES §7, §11, §12 as GET /api/variants lists them: players, team play, options."""
+    listed = {v["name"]: v for v in client.get("/api/variants").json()}
+    sea, sport, general = listed["sea_goat"], listed["sport_goat"], listed["general"]
+    assert sea["players"] == [2, 4] and sea["teams"] and sea["options"]["teams"]["default"] is False
+    assert sport["players"] == [4, 4] and sport["teams"]
+    assert sport["options"]["rounds"]["allowed"] == [4, 8, 12]
+    assert sport["options"]["rounds"]["default"] == 8
+    assert general["players"] == [4, 4] and general["teams"]
+    assert general["options"]["minutes"] == {
+        "default": 30, "allowed": [30, 60], "label": "Time",
+        "words": ["30 minutes", "60 minutes"],
+    }
+    assert {sea["title"], sport["title"], general["title"]} == {
+        "Sea Goat", "Sport Goat", "General"}

@@ -216,3 +216,24 @@ async def test_bots_seats_are_never_paid_nor_rated(db: Database):
     assert sorted(r.player_id for r in ratings) == sorted(ids)
     # two winners among the people: a draw between them, so their skills stay level
     assert ratings[0].skill == pytest.approx(ratings[1].skill)
+
+
+async def test_a_drawn_game_is_a_draw_for_everyone(db: Database):
+    """RULES §11: "equal totals are a draw ... a draw pays every player +5": stored as
+    the outcome "draw" (neither a win nor a loss), +5 each."""
+    from tests.engine.family import play_game
+
+    for seed in range(2000):
+        game, _ = play_game("sport_goat", 4, {"rounds": 4}, seed)
+        if game.result["final"][0] == game.result["final"][1]:
+            break
+    record = game.record(NAMES)
+    assert record["result"]["winners"] == record["result"]["losers"] == []
+    ids = await _players(db)
+    assert await _write(db, ids, record, game_id="drawn") is True
+    assert await _points(db, ids, "sport_goat") == [5, 5, 5, 5]
+    async with db.session() as session:
+        ratings = {r.player_id: r for r in await session.scalars(select(Rating))}
+        seats = list(await session.scalars(select(GamePlayer).order_by(GamePlayer.seat)))
+    assert [s.outcome for s in seats] == ["draw"] * 4
+    assert [(ratings[p].games, ratings[p].wins, ratings[p].losses) for p in ids] == [(1, 0, 0)] * 4

@@ -10,7 +10,7 @@ import asyncio
 import json
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,12 +149,17 @@ class Player:
         return states[-1] if states else None
 
 
+Chooser = Callable[[Message, random.Random], Awaitable[Message]]
+
+
 async def autoplay(
     player: Player, table_id: str, rng: random.Random, *, stop: Callable[[Message], bool]
-    | None = None, timeout: float = 120,
+    | None = None, timeout: float = 120, choose: Chooser | None = None,
 ) -> Message:
     """Play random legal moves for `player` until the game ends; returns the final state.
 
+    `choose` (given the view) picks one of its legal moves instead of chance. A move is
+    sent as `view.legal` lists it, with the variant's extra fields (PROTOCOL §2a).
     Errors in reply to its moves are collected in the returned state's "errors" list.
     """
     errors: list[Message] = []
@@ -181,11 +186,10 @@ async def autoplay(
             if stop is not None and stop(state):
                 return {**state, "errors": errors}
             if view["turn"] is not None and view["turn"] == view["you"] and view["legal"]:
-                move = rng.choice(view["legal"])
+                move = rng.choice(view["legal"]) if choose is None else await choose(view, rng)
                 while True:
                     reply = await player.request(
-                        {"type": "play", "table_id": table_id, "tile": move["tile"],
-                         "end": move["end"], "seq": state["seq"]}
+                        {**move, "type": "play", "table_id": table_id, "seq": state["seq"]}
                     )
                     if reply.get("code") != "rate_limited":
                         break

@@ -8,14 +8,14 @@ import json
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from app.engine import rating
-from tests.e2e.client import Account, Player, autoplay, create_table, join, register
+from tests.e2e.client import Account, Chooser, Player, autoplay, create_table, join, register
 from tests.servers import REPO, Server
 
 
@@ -71,15 +71,20 @@ async def seat_players(
 async def play_game(
     servers: list[Server], *, seats: int = 4, options: dict[str, Any] | None = None,
     seed: int = 0, rated: bool = True, variant: str = "goat", timeout: float = 120,
+    choose: Chooser | None = None, director: Callable[[Seated], Chooser] | None = None,
 ) -> PlayedGame:
-    """Seat `seats` new players and play to the end with random legal moves."""
+    """Seat `seats` new players and play to the end with random legal moves (or those
+    `choose` picks; `director` makes such a chooser once the table is seated)."""
     rng = random.Random(seed)
     seated = await seat_players(
         servers, seats=seats, options=options, rated=rated, variant=variant
     )
     table_id, players, spectator = seated.table_id, seated.players, seated.spectator
+    if director is not None:
+        choose = director(seated)
     finals = await asyncio.gather(
-        *(autoplay(p, table_id, random.Random(rng.random()), timeout=timeout) for p in players)
+        *(autoplay(p, table_id, random.Random(rng.random()), timeout=timeout, choose=choose)
+          for p in players)
     )
     await spectator.expect(
         lambda m: m["type"] == "table.state" and m["view"]["status"] == "finished",
@@ -137,7 +142,8 @@ def hand_size(variant: str, players: int) -> int:
     """RULES §1.1, §2, §4, §5, §6: tiles dealt to each hand."""
     if variant == "mexican_train":
         return 12 if players <= 6 else 10
-    return 7 if variant in ("goat", "telephone") or players == 2 else 5
+    seven = ("goat", "telephone", "sea_goat", "sport_goat", "general")  # RULES §7, §11, §12
+    return 7 if variant in seven or players == 2 else 5
 
 
 def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]]:
@@ -166,7 +172,7 @@ def check_no_leaks(game: PlayedGame, record: dict[str, Any]) -> None:
     its hands are shown face up). Each seat's first view of a round shows its dealt hand.
     """
     deals = seed_deals(record)
-    played = [{m["tile"] for m in rnd["moves"]} for rnd in record["rounds"]]
+    played = [_played(rnd) for rnd in record["rounds"]]
     for seat, player in enumerate([*game.players, game.spectator]):
         you = seat if seat < len(game.players) else None
         rounds_seen: set[int] = set()
@@ -202,7 +208,8 @@ def check_no_leaks(game: PlayedGame, record: dict[str, Any]) -> None:
 
 
 def _played(rnd: dict[str, Any]) -> set[str]:
-    return {m["tile"] for m in rnd["moves"]}
+    """Every tile placed in a round (a move may place two: Sea Goat's `also`)."""
+    return {t for m in rnd["moves"] for t in [m["tile"], *(p["tile"] for p in m.get("also", ()))]}
 
 
 def _tiles_in(value: Any, skip: tuple[str, ...] = ()) -> set[str]:
@@ -281,7 +288,8 @@ def check_replay(record: dict[str, Any]) -> dict[str, Any]:
     """`python -m app.cli replay -` reproduces the stored result from the seed and moves."""
     bare = {k: v for k, v in record.items() if k != "result"}
     bare["rounds"] = [
-        {k: v for k, v in rnd.items() if k in ("hands", "bazaar", "moves")}
+        # what a client writes: the deal, the moves, General's round end times (RULES §12)
+        {k: v for k, v in rnd.items() if k in ("hands", "bazaar", "moves", "ended_ms")}
         for rnd in record["rounds"]
     ]
     out = subprocess.run(
@@ -302,6 +310,15 @@ def expected_gains(view: dict[str, Any]) -> list[int]:
     final = result["final"]
     if result["reason"] in ("timeout", "resign"):  # RULES 1.10: the same scoring
         return rating.timeout_gains(final, result["losers"][0])
+    if view["variant"] in ("sport_goat", "general"):  # RULES §11, §12, by team
+        teams = final[:2]
+        won = [t for t in (0, 1) if teams[t] > teams[1 - t]]
+        gains = rating.margin_gains(teams, won)
+        return [gains[s % 2] for s in range(len(final))]
+    if result["reason"] in ("bald_goat", "six_six"):  # Sea Goat: as if the winners had 125
+        as_if = [max(view["target"], f) if s in result["winners"] else f
+                 for s, f in enumerate(final)]
+        return rating.higher_wins_gains(as_if, result["winners"], view["target"])
     if result["reason"] == "target":
         return rating.higher_wins_gains(final, result["winners"], view["target"])
     if result["reason"] == "rounds":  # Mexican Train: RULES §9 "lower wins" (plus: mirrored)

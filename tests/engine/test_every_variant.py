@@ -24,6 +24,7 @@ from app.engine import (
     game_from_dict,
     new_game,
     replay_record,
+    start_game,
     validate_options,
 )
 from app.engine.tiles import full_set
@@ -75,17 +76,30 @@ def check_position(game: Any) -> None:
             assert view["legal"] == []
 
 
-def check_events(events: list[dict], played: str) -> None:
-    """No event of a running round shows a tile but the one just played."""
+def check_events(events: list[dict], played: set[str]) -> None:
+    """No event of a running round shows a tile but the ones just played (a move may place
+    two, e.g. Sea Goat's two doubles)."""
     for e in events:
         if e["type"] in ("round_end", "game_end"):
             continue
-        assert tiles_in(e) <= {played}, e
+        assert tiles_in(e) <= played, e
+
+
+class Ticking:
+    """A server clock that moves on 7 minutes each time it is read (a game played against
+    the clock, General's, then ends within a few rounds)."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000_000
+
+    def __call__(self) -> int:
+        self.now += 7 * 60_000
+        return self.now
 
 
 def play_random(variant: str, players: int, options: dict, seed: bytes, rng: random.Random,
                 stop: int | None = None) -> Any:
-    game = new_game(variant, players, options, seed)
+    game = start_game(variant, players, options, seed, clock=Ticking())[0]
     count = 0
     check_position(game)
     while game.status == "playing" and (stop is None or count < stop):
@@ -94,10 +108,11 @@ def play_random(variant: str, players: int, options: dict, seed: bytes, rng: ran
         assert [m.to_dict() for m in offered] == game.view(game.turn)["legal"]
         # Every offered move is accepted (on a copy, so the game itself goes on).
         for move in rng.sample(offered, min(3, len(offered))):
-            game.copy().play(game.turn, move.to_dict()["tile"], move.end)
+            sent = move.to_dict()  # as a client sends it back, extra fields and all
+            game.copy().play(game.turn, sent.pop("tile"), sent.pop("end"), **sent)
         move = rng.choice(offered)
         events = game.play(game.turn, move)
-        check_events(events, str(move.tile))
+        check_events(events, {str(move.tile), *(str(p.tile) for p in move.also)})
         count += 1
         if count % 7 == 0:
             check_position(game)
@@ -106,9 +121,12 @@ def play_random(variant: str, players: int, options: dict, seed: bytes, rng: ran
 
 
 def bare(record: dict) -> dict:
-    """The record with every output field removed (what a client would write)."""
+    """The record with every output field removed (what a client would write: the moves,
+    and the round end times of a game played against the clock)."""
     out = {k: record[k] for k in ("format", "variant", "options", "players", "seed", "timeout")}
-    out["rounds"] = [{"moves": rd["moves"]} for rd in record["rounds"]]
+    out["rounds"] = [
+        {k: rd[k] for k in ("moves", "ended_ms") if k in rd} for rd in record["rounds"]
+    ]
     return out
 
 
@@ -142,12 +160,14 @@ def test_running_games_export_copy_and_reject_mutations(
     assume(game.status == "playing")
     # State and copies: to_dict round-trips; a clone and a copy carry on like the original.
     state = json.loads(json.dumps(game.to_dict()))
-    clone = game_from_dict(state)
+    now = 1_800_000_000_000  # the clone and the copy read one server clock, stopped
+    clone = game_from_dict(state, clock=lambda: now)
     assert clone.to_dict() == game.to_dict()
     assert [clone.view(s) for s in [*range(players), None]] == [
         game.view(s) for s in [*range(players), None]
     ]
     copy = game.copy()
+    copy.clock = lambda: now
     move = next(game.legal_moves())
     assert clone.play(game.turn, move) == copy.play(game.turn, move)
     assert clone.to_dict() == copy.to_dict()

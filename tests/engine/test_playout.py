@@ -64,7 +64,8 @@ def assert_same_end(r: Round, game: Game, ended: dict[str, Any], hands: list[lis
     assert (r.kind, r.by) == (ended["kind"], ended["by"])
     assert [game.ts.names_of(h) for h in r.hands] == hands
     points = r.points()
-    if ended["kind"] == "out" and getattr(game, "teams", False):
+    sides = getattr(game, "sides", None)
+    if ended["kind"] == "out" and sides is not None and sides.teams:
         # Team Goat burns the partner's hand of a player who went out; the core counts hands.
         points[(r.by + 2) % 4] = 0
     assert points == ended["points"]

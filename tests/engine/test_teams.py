@@ -56,3 +56,32 @@ def test_team_rounds_are_scored_per_team(seed: int, fish_rule: str) -> None:
     assert losers and all((seat + 2) % 4 in losers for seat in losers)  # goats come in pairs
     record = game.record(["a", "b", "c", "d"])
     assert replay_record(record) == record
+
+
+def test_sides_seat_partners_opposite_and_share_everything() -> None:
+    """RULES §3: four players, partners opposite (0+2 vs 1+3); a team's points are summed."""
+    from app.engine.teams import Sides
+
+    teams, alone = Sides(4, True), Sides(4, False)
+    assert [teams.of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert [teams.partner(s) for s in range(4)] == [2, 3, 0, 1]
+    assert teams.seats(1) == [1, 3] and alone.seats(1) == [1]
+    assert teams.add_up([3, 5, 7, 11]) == [10, 16] and alone.add_up([3, 5, 7, 11]) == [3, 5, 7, 11]
+    assert teams.by_seat([10, 16]) == [10, 16, 10, 16]
+    assert teams.view(3) == {"team": 1} and alone.view(3) == {}
+    result = teams.result("target", [1], [40, 125], [3, 10])
+    assert result == {"reason": "target", "losers": [0, 2], "winners": [1, 3],
+                      "final": [40, 125, 40, 125], "rating": [3, 10, 3, 10]}
+    draw = teams.result("rounds", [], [7, 7], [5, 5], losing=[])
+    assert draw["winners"] == draw["losers"] == []
+
+
+def test_team_gains_pay_partners_alike() -> None:
+    """RULES §9 for teams: a team is rated as one player; both partners gain the same."""
+    from app.engine.rating import margin_gains, team_gains
+
+    assert team_gains([4, 10], [0, 1, 0, 1]) == [4, 10, 4, 10]
+    # RULES §11: S = 100 * (80 - 30) / 80 = 62.5 -> (100 - 62.5) / 10 = 3.75 -> +4
+    assert margin_gains([30, 80], [1]) == [4, 10]
+    assert margin_gains([0, 3], [1]) == [1, 10]  # S = 100 -> 0 -> at least 1
+    assert margin_gains([42, 42], []) == [5, 5]  # "a draw pays every player +5"

@@ -62,7 +62,7 @@ def test_bad_options_are_refused_with_a_reason(variant, players, options, messag
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_a_copy_plays_on_without_touching_the_original(variant: str) -> None:
-    game = new_game(variant, 2, {}, bytes(range(32)))
+    game = new_game(variant, VARIANTS[variant].min_players, {}, bytes(range(32)))
     rng = random.Random(7)
     for _ in range(5):
         game.play(game.turn, rng.choice(list(game.legal_moves())))

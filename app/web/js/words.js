@@ -103,6 +103,9 @@ export function resultWords(view, result) {
     return t(losers.length > 1 ? "result.goats" : "result.goat", { names: names(view, losers) });
   }
   if (!winners.length) return t("result.draw");
+  // Sea Goat's going-outs that win the whole game, General's two ways to end (RULES §7, §12).
+  const why = { bald_goat: "result.bald_goat", six_six: "result.six_six", generals: "result.generals", time: "result.time" }[result.reason];
+  if (why) return t(why, { names: names(view, winners), n: winners.length });
   return t("result.won", { names: names(view, winners), n: winners.length });
 }
 
@@ -148,6 +151,8 @@ export function describeEvents(events, view) {
         lines.push(ev.end
           ? t("log.played_on", { name: who, tile: ev.tile, end: endLabel(view, ev.end) })
           : t("log.played", { name: who, tile: ev.tile }));
+        // Sea Goat's second double of the same turn (RULES §7).
+        for (const p of ev.also || []) lines.push(t("log.played_also", { name: who, tile: p.tile, end: endLabel(view, p.end) }));
         break;
       case "draw": {
         const next = events[i + 1];

@@ -51,6 +51,7 @@ function historyFor(page, variant) {
 /** How the game went for the player: won, lost, the goat, resigned, ran out of time. */
 function outcomeWords(g) {
   if (g.outcome === "won") return t("player.won");
+  if (g.outcome === "draw") return t("player.draw");
   if (g.reason === "resign") return t("player.resigned");
   if (g.reason === "timeout") return t("player.timed_out");
   if (g.reason === "goat") return t("player.goat");

@@ -5,7 +5,7 @@ import { has, t } from "../i18n.js";
 import { variantName } from "../words.js";
 
 // The variants with a rules page, and how many paragraphs each has in the catalogue.
-const PAGES = { goat: 9, classic: 6 };
+const PAGES = { goat: 9, classic: 6, sea_goat: 6, sport_goat: 4, general: 5 };
 
 export function renderRules(root, variant) {
   const shown = variant in PAGES ? variant : "goat";

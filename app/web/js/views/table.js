@@ -162,9 +162,10 @@ export function renderTable(root, tableId) {
     socket.send({ ...msg, table_id: tableId });
   }
 
-  function play(tile, end) {
+  function play(tile, end, extra = {}) {
     if (state.sending) return;
-    const msg = { type: "play", tile, seq: state.seq, table_id: tableId, id: `play:${state.seq}` };
+    // A variant's extra move fields (Sea Goat's second double, "also") go back as listed.
+    const msg = { ...extra, type: "play", tile, seq: state.seq, table_id: tableId, id: `play:${state.seq}` };
     if (end !== null && end !== undefined) msg.end = end;
     if (!socket.sendNow(msg)) {
       // Never queue a move: by the time the socket is back the table has moved on.
@@ -186,7 +187,7 @@ export function renderTable(root, tableId) {
     const options = (v.legal || []).filter((m) => m.tile === tile);
     if (!options.length || state.sending) return;
     if (options.length === 1) {
-      play(tile, options[0].end);
+      play(tile, options[0].end, extraFields(options[0]));
       return;
     }
     state.selected = state.selected === tile ? null : tile;
@@ -195,17 +196,30 @@ export function renderTable(root, tableId) {
     if (first && state.selected) first.focus();
   }
 
-  function endChoices() {
+  /** A legal move's fields beyond its tile and end (PROTOCOL §2a), as `play` sends them. */
+  function extraFields(m) {
+    const { tile: _tile, end: _end, ...extra } = m;
+    return extra;
+  }
+
+  /** The choices for the selected tile: one per end it fits, and one per move that lays
+   * a second tile with it (Sea Goat's two doubles: "3-3 left + 4-4 right"). `onBoard`:
+   * only the plain ends, which the board draws at the ends themselves. */
+  function endChoices(onBoard = false) {
     const v = view();
     if (!v || !state.selected) return [];
     const ends = v.ends || {};
+    const where = (end) => (ends[end] !== undefined
+      ? t("table.end_showing", { end: endLabel(v, end), n: ends[end] })
+      : t("table.end", { end: endLabel(v, end) }));
     return (v.legal || [])
-      .filter((m) => m.tile === state.selected)
+      .filter((m) => m.tile === state.selected && !(onBoard && m.also))
       .map((m) => ({
         end: m.end,
-        label: m.end
-          ? (ends[m.end] !== undefined ? t("table.end_showing", { end: endLabel(v, m.end), n: ends[m.end] }) : t("table.end", { end: endLabel(v, m.end) }))
-          : t("table.lead"),
+        extra: extraFields(m),
+        label: m.also
+          ? t("table.also", { first: where(m.end), tile: m.also.map((p) => p.tile).join(", "), second: m.also.map((p) => where(p.end)).join(", ") })
+          : m.end ? where(m.end) : t("table.lead"),
         short: ends[m.end] !== undefined ? num(ends[m.end]) : "▼",
       }));
   }
@@ -419,7 +433,9 @@ export function renderTable(root, tableId) {
     roundInfo.textContent = typeof v.count === "number"
       ? t("table.round_count", { n: (v.round ?? 0) + 1, count: v.count })
       : t("table.round", { n: (v.round ?? 0) + 1 });
-    replace(bazaarInfo, tileBack({ cls: "mini" }), ` ${t("table.bazaar", { n: v.bazaar ?? 0 })}`);
+    const tally = generalsTally(v);
+    if (tally) replace(bazaarInfo, tally);
+    else replace(bazaarInfo, tileBack({ cls: "mini" }), ` ${t("table.bazaar", { n: v.bazaar ?? 0 })}`);
     watchers.textContent = v.spectators > 0 ? t("table.spectators", { n: v.spectators }) : "";
   }
 
@@ -450,7 +466,7 @@ export function renderTable(root, tableId) {
 
   function renderBoard() {
     const v = view();
-    const choices = endChoices();
+    const choices = endChoices(true);
     renderLayout(board, v.chain, { choices, onChoose: (end) => play(state.selected, end), ends: v.ends, view: v, last: state.lastTile });
     renderPops();
   }
@@ -494,6 +510,8 @@ export function renderTable(root, tableId) {
     const mySeat = (v.seats || []).find((x) => x.seat === v.you);
     const myTurn = v.status === "playing" && v.turn === v.you && !v.next_round_at;
     const legalTiles = new Set((v.legal || []).map((m) => m.tile));
+    // Tiles that may go down with a second double this turn (Sea Goat, RULES §7).
+    const pairTiles = new Set((v.legal || []).filter((m) => m.also).map((m) => m.tile));
     const buttons = (v.hand || []).map((tile, i) => {
       const tl = parseTile(tile) || [0, 0];
       const legal = myTurn && legalTiles.has(tile) && !state.sending;
@@ -501,9 +519,9 @@ export function renderTable(root, tableId) {
       // focus stays in the hand.
       return h("button", {
         type: "button",
-        class: `hand-tile ${legal ? "legal" : ""} ${state.selected === tile ? "selected" : ""}`,
+        class: `hand-tile ${legal ? "legal" : ""} ${legal && pairTiles.has(tile) ? "with-double" : ""} ${state.selected === tile ? "selected" : ""}`,
         dataset: { tile }, "aria-disabled": legal ? "false" : "true", "aria-pressed": state.selected === tile ? "true" : "false",
-        "aria-label": `${i < 9 ? `${num(i + 1)}: ` : ""}${tile}${legal ? `, ${t("table.playable")}` : ""}`,
+        "aria-label": `${i < 9 ? `${num(i + 1)}: ` : ""}${tile}${legal ? `, ${t("table.playable")}` : ""}${legal && pairTiles.has(tile) ? `, ${t("table.with_double")}` : ""}`,
         "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
         onclick: () => chooseTile(tile),
       }, tileSvg(tl[0], tl[1]));
@@ -513,8 +531,8 @@ export function renderTable(root, tableId) {
     const choices = endChoices();
     if (choices.length) {
       replace(prompt, t("table.play_on", { tile: state.selected }),
-        choices.map((c) => h("button", { type: "button", class: "end-button", dataset: { end: c.end ?? "" },
-          onclick: () => play(state.selected, c.end) }, c.label)),
+        choices.map((c) => h("button", { type: "button", class: `end-button ${c.extra.also ? "also-button" : ""}`, dataset: { end: c.end ?? "" },
+          onclick: () => play(state.selected, c.end, c.extra) }, c.label)),
         h("button", { type: "button", class: "link-button", onclick: () => {
           state.selected = null;
           render();
@@ -549,14 +567,55 @@ export function renderTable(root, tableId) {
         : h("span", { class: "total" }, num(score ?? 0));
       return h("tr", { class: c.seats.includes(end.by) ? "by" : "" },
         h("th", { scope: "row" }, c.label),
-        h("td", { class: "summary-hand" }, c.seats.map((seat) => ((s.hands || [])[seat] || []).map((tile) => {
-          const tl = parseTile(tile) || [0, 0];
-          return h("span", { class: "mini-tile", title: tile }, tileSvg(tl[0], tl[1]));
-        }))),
+        h("td", { class: "summary-hand" }, c.seats.map((seat) => h("span", { class: "seat-hand", dataset: { seat: String(seat) } },
+          ((s.hands || [])[seat] || []).map((tile) => {
+            const tl = parseTile(tile) || [0, 0];
+            return h("span", { class: "mini-tile", title: tile }, tileSvg(tl[0], tl[1]));
+          })))),
         h("td", { class: "num" }, num(points)),
         h("td", { class: "num" }, credited === undefined ? "" : num(credited)),
         h("td", { class: "num" }, standing));
     });
+  }
+
+  /** Hands the round counted otherwise than by their pips (RULES §7's special hands: only
+   * 0-0 = 25, only 6-6 = 50, both = 75; Goat's lone 0-0 = 10), told in words. The
+   * numbers are the server's (`end.points`); only the explanation is the client's. */
+  function specialHandNotes(v, s) {
+    const end = s.end || {};
+    const notes = [];
+    (s.hands || []).forEach((tiles, seat) => {
+      const points = (end.points || [])[seat];
+      if (points === undefined || !tiles.length) return;
+      const pips = tiles.reduce((sum, tile) => sum + (parseTile(tile) || [0, 0]).reduce((a, b) => a + b, 0), 0);
+      if (points === pips) return;
+      const key = points === 0 ? "summary.burned" // Team Goat: the partner went out
+        : tiles.length === 1 && tiles[0] === "0-0" ? "summary.special_zero"
+        : tiles.length === 1 && tiles[0] === "6-6" ? "summary.special_six"
+          : tiles.length === 2 && tiles.includes("0-0") && tiles.includes("6-6") ? "summary.special_both"
+            : "summary.special_other";
+      notes.push(h("p", { class: "special-note", "data-testid": "special-hand" }, t(key, { name: name(seat), n: points, tiles: tiles.join(" ") })));
+    });
+    return notes;
+  }
+
+  /** General (RULES §12): whether the round made a General, and the tally. */
+  function generalNotes(v, s) {
+    if (!Array.isArray(v.generals)) return [];
+    const end = s.end || {};
+    const credited = end.credited || [];
+    const team = credited.findIndex((c) => c > 0);
+    const line = team >= 0
+      ? t("summary.general", { name: name(end.by), team: teamLetter(team % 2) })
+      : end.kind === "fish" ? t("summary.general_fish") : t("summary.no_general");
+    return [h("p", { class: "general-note", "data-testid": "general-note" }, line)];
+  }
+
+  /** The Generals per team, for the table's status line (RULES §12). */
+  function generalsTally(v) {
+    if (!Array.isArray(v.generals)) return null;
+    return h("span", { class: "generals-tally", "data-testid": "generals-tally" },
+      t("table.generals", { a: num(v.generals[0] ?? 0), b: num(v.generals[1] ?? 0) }));
   }
 
   function renderSummary() {
@@ -571,6 +630,7 @@ export function renderTable(root, tableId) {
     const fishRule = end.kind === "fish" ? (v.options || {}).fish_rule : null;
     const notes = [];
     if (s.carry > 0) notes.push(h("p", { class: "carry-note" }, fishIcon(), ` ${t("summary.carry", { n: s.carry })}`));
+    notes.push(...specialHandNotes(v, s), ...generalNotes(v, s));
     if (keepsRemembered(v)) notes.push(h("p", { class: "muted" }, t("summary.remember_rule")));
     replace(summaryBox,
       h("h2", {}, t("summary.title", { n: (s.round ?? 0) + 1 })),

@@ -1,0 +1,206 @@
+"""Sea Goat, RULES.md §7: Goat's longer relative, to 125, with special hands.
+
+- Two or four players (four may play as teams, partners opposite), double-six, 7 tiles each,
+  the rest the bazaar (draw until playable, knock, RULES §1.3).
+- The smallest double leads the first round (it must be led). Choice: with no double in any
+  hand (two players, the doubles all in the bazaar) the lowest tile leads, lowest by the
+  order of RULES §1.2 read backwards.
+- Only the round winner writes: the losers' hands summed (special hands: only 0-0 = 25,
+  only 6-6 = 50, both = 75), and only when that is more than 25. A write wipes every other
+  side's written points to 0 ("when another player then wins a round with more than 25").
+- Going out on 0-0 wins the whole game (the "bald goat"); going out on 6-6 wins it when a
+  loser's hand counts more than 25. First to 125 wins.
+- Two doubles may be played in one turn, one on each end, when both fit: one move whose
+  `also` places the second (PROTOCOL §2a: the move and its record entry carry
+  `"also": [{"tile", "end"}]`). Never on the lead.
+- A fish (nobody can move, the bazaar empty) is scored as in §2: the lowest hand wins and
+  writes the others' hands minus its own (more than 25 only, as every write); a tie for the
+  lowest writes nothing.
+
+Choices where §7 is silent:
+- Teams: the side that went out (or in a fish the side whose two hands count less) writes
+  the other side's two hands; the winner's partner's hand counts for neither side. The wipe
+  and the specials are per side.
+- A move that places two doubles and empties the hand goes out "on" both of them: with 0-0
+  among them it is a bald goat; with 6-6 (and no 0-0) the 6-6 rule applies.
+- Later rounds are led by the previous round's winner (any tile); after a fish with a tie
+  for the lowest hand, by whoever placed the last tile.
+- Ratings (RULES §9, "higher wins", target 125): a game won by a special going-out is rated
+  as if the winners had reached 125, S = 100 * (125 - own) / 125 for the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any, ClassVar
+
+from app.engine.errors import IllegalMove, OptionsError
+from app.engine.game import Game, Move, Placement, Result, Standings
+from app.engine.layouts import LEFT, RIGHT
+from app.engine.options import TEAMS, Option
+from app.engine.rating import higher_wins_gains
+from app.engine.scoring import special_hand_points
+from app.engine.teams import Sides, check_team_players
+
+TARGET = 125
+WRITES_ABOVE = 25  # only a write of more than 25 counts (and wipes the others)
+BALD_GOAT = "bald_goat"  # went out on 0-0: the whole game is won
+SIX_SIX = "six_six"  # went out on 6-6 while a loser's hand counts more than 25
+ZERO_ZERO, SIX_SIX_TILE = "0-0", "6-6"
+
+
+def sea_goat_write(losers: int) -> int:
+    """What the round winner writes (RULES §7): the losers' hands, only if more than 25."""
+    return losers if losers > WRITES_ABOVE else 0
+
+
+class SeaGoat(Game):
+    variant: ClassVar[str] = "sea_goat"
+    title: ClassVar[str] = "Sea Goat"
+    options_spec: ClassVar[dict[str, Option]] = {"teams": TEAMS}
+    team_play: ClassVar[bool] = True
+    move_fields: ClassVar[tuple[str, ...]] = ("also",)
+
+    def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
+        super().__init__(players, options, seed)
+        self.sides = Sides(players, bool(options.get("teams")))
+        self.totals = [0] * self.sides.count  # written points by side
+        self.next_lead: int | None = None
+        self.won_by: str | None = None  # BALD_GOAT or SIX_SIX once a going-out won the game
+
+    @classmethod
+    def check_options(cls, players: int, options: dict[str, Any]) -> None:
+        if players == 3:
+            raise OptionsError(f"{cls.title} is played by 2 or 4 players, not 3")
+        check_team_players(cls.title, players, bool(options["teams"]))
+
+    # -- deal and lead -----------------------------------------------------------------
+    def hand_size(self) -> int:
+        return 7
+
+    @classmethod
+    @cache
+    def first_lead_order(cls) -> list[int]:
+        """0-0, 1-1, ... 6-6, then the lowest tile upward (RULES §7: the smallest double)."""
+        return cls.double_ids() + cls.value_ids()[::-1]
+
+    def lead_for_round(self) -> tuple[int, int | None]:
+        if self.round == 0 or self.next_lead is None:
+            return self.first_held(self.first_lead_order())
+        return self.next_lead, None
+
+    # -- two doubles in one turn -------------------------------------------------------------
+    def moves_for(self, seat: int) -> Iterator[Move]:
+        yield from super().moves_for(seat)
+        board = self.board
+        if not board.size:
+            return
+        doubles = self.hands[seat] & self.ts.doubles
+        if doubles.bit_count() < 2:
+            return
+        suits, tiles = self.ts.suits, self.ts.tiles
+        left = doubles & suits[board.open[LEFT]]
+        right = doubles & suits[board.open[RIGHT]]
+        if left and right and left != right:
+            (lt,), (rt,) = self.ts.members(left), self.ts.members(right)
+            yield Move(tiles[lt], LEFT, (Placement(tiles[rt], RIGHT),))
+
+    def check_move(self, seat: int, move: Move) -> None:
+        if not move.also:
+            return
+        if move.end is None:
+            raise IllegalMove("a lead is one tile: two doubles go one on each end later")
+        if len(move.also) != 1:
+            raise IllegalMove("at most two doubles in one turn, one on each end")
+        second = move.also[0]
+        if not move.tile.is_double or not second.tile.is_double:
+            raise IllegalMove("two tiles in one turn must both be doubles")
+        if second.tile == move.tile:
+            raise IllegalMove(f"{move.tile} cannot be played twice")
+        if not self.hands[seat] >> self.ts.ids[second.tile] & 1:
+            raise IllegalMove(f"{second.tile} is not in your hand")
+        if second.end not in (LEFT, RIGHT):
+            raise IllegalMove(f"unknown end {second.end!r}: say 'left' or 'right'")
+        if second.end == move.end:
+            raise IllegalMove("two doubles in one turn go one on each end, not both on one")
+        shown = self.board.open[second.end]
+        if second.tile.low != shown:
+            raise IllegalMove(f"{second.tile} does not match the {second.end} end ({shown})")
+
+    # -- the end of a round --------------------------------------------------------------
+    def hand_points(self, hand: int) -> int:
+        return special_hand_points(self.ts.tiles_of(hand))
+
+    def _out_tiles(self) -> set[str]:
+        """The tiles of the move that went out."""
+        last = self.rounds[-1]["moves"][-1]
+        return {last["tile"], *(p["tile"] for p in last.get("also", ()))}
+
+    def settle_round(self, kind: str, by: int, points: list[int]) -> list[int]:
+        sides = self.sides
+        side_credit = [0] * sides.count
+        if kind == "out":
+            winner, won = by, sides.of(by)
+            losers = [s for s in range(self.players) if sides.of(s) != won]
+            written = sea_goat_write(sum(points[s] for s in losers))
+            out_on = self._out_tiles()
+            if ZERO_ZERO in out_on:
+                self.won_by = BALD_GOAT
+            elif SIX_SIX_TILE in out_on and any(points[s] > WRITES_ABOVE for s in losers):
+                self.won_by = SIX_SIX
+        else:
+            side_points = sides.add_up(points)
+            low = min(side_points)
+            lowest = [side for side, p in enumerate(side_points) if p == low]
+            self.next_lead = by
+            if len(lowest) > 1:
+                return [0] * self.players  # a tie for the lowest hand writes nothing (§2)
+            won = lowest[0]
+            winner = min(sides.seats(won), key=lambda s: points[s])
+            written = sea_goat_write(sum(side_points) - low - low)
+        self.next_lead = winner
+        if written:
+            # A write wipes every other side's written points (RULES §7).
+            self.totals = [t + written if side == won else 0 for side, t in enumerate(self.totals)]
+            side_credit[won] = written
+        return sides.by_seat(side_credit) if sides.teams else [
+            side_credit[won] if s == winner else 0 for s in range(self.players)
+        ]
+
+    def final_scores(self) -> list[int]:
+        return self.sides.by_seat(self.totals)
+
+    def game_over(self) -> Result | None:
+        if self.won_by is not None:
+            assert self.next_lead is not None  # the seat that went out
+            won = self.sides.of(self.next_lead)
+            rated = list(self.totals)
+            rated[won] = max(TARGET, rated[won])  # rated as if the winners reached 125
+            gains = higher_wins_gains(rated, [won], TARGET)
+            return self.sides.result(self.won_by, [won], self.totals, gains)
+        best = max(self.totals)
+        if best < TARGET:
+            return None
+        winners = [side for side, t in enumerate(self.totals) if t == best]
+        gains = higher_wins_gains(self.totals, winners, TARGET)
+        return self.sides.result("target", winners, self.totals, gains)
+
+    # -- views and state -----------------------------------------------------------------
+    def standings_view(self, seat: int) -> dict[str, Any]:
+        score = self.totals[self.sides.of(seat)]
+        return {"account": score, "opened": True, "remembered": 0} | self.sides.view(seat)
+
+    def standings_record(self) -> Standings:
+        return {"scores": self.final_scores()}
+
+    def extra_view(self) -> dict[str, Any]:
+        return {"carry": 0, "target": TARGET}
+
+    def state_extra(self) -> dict[str, Any]:
+        return {"totals": list(self.totals), "next_lead": self.next_lead, "won_by": self.won_by}
+
+    def load_extra(self, data: dict[str, Any]) -> None:
+        self.totals = list(data["totals"])
+        self.next_lead = data["next_lead"]
+        self.won_by = data["won_by"]
