@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine.classic import Classic
+from app.engine.donkey import Donkey
 from app.engine.errors import OptionsError
 from app.engine.fives import Fives
 from app.engine.game import Event, Game, VariantInfo
@@ -19,6 +20,7 @@ VARIANTS: dict[str, type[Game]] = {
     "fives": Fives,
     "telephone": Telephone,
     "mexican_train": MexicanTrain,
+    "donkey": Donkey,
 }
 
 
