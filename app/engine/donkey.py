@@ -113,7 +113,7 @@ class Donkey(Goat):
         flags = dict(move.flags)
         events: list[Event] = []
         opening = flags.get(OPEN)
-        if opening is not None:
+        if isinstance(opening, str):  # check_move has made sure it names a closed double
             opened = self.board.reopen(opening)
             events.append(
                 {"type": "open", "round": self.round, "seat": seat, "end": opening,
