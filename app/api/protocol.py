@@ -52,6 +52,10 @@ class TableUnsubscribe(_Message):
 
 
 class Play(_Message):
+    """A move; a variant's extra move fields (PROTOCOL §2a) are kept in `model_extra`."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
     type: Literal["play"]
     table_id: TableId
     tile: Annotated[StrictStr, Field(max_length=16)]

@@ -244,7 +244,7 @@ class Connection:
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
                     message.seq, None if known is None else known.versioned,
-                    None if known is None else known.game,
+                    None if known is None else known.game, message.model_extra,
                 ),
             )
             metrics.moves.inc()

@@ -9,6 +9,7 @@ from, so a repeated or concurrent copy of it is `stale`, never a second move.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.engine import Game, IllegalMove
@@ -31,26 +32,30 @@ ATTEMPTS = 20
 async def play(
     store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
     known: Versioned | None = None, known_game: Game | None = None,
+    fields: Mapping[str, Any] | None = None,
 ) -> Change:
     """Apply a move chosen at `seq`. `known`: the table as this process last saw it (and
     `known_game` its game); when it is at `seq` the move is tried on a copy of it without
     reading the table again (the compare-and-set still decides), and any refusal is
-    checked against a fresh read."""
+    checked against a fresh read. `fields`: the message's other fields; those the variant
+    reads as move fields (PROTOCOL §2a, e.g. Donkey's "closed") go to the engine, the rest
+    are ignored as before."""
+    extra = dict(fields or {})
     if known is not None and known.version == seq:
         try:
-            return await _play(store, known, player_id, table_id, tile, end, seq,
+            return await _play(store, known, player_id, table_id, tile, end, seq, extra,
                                None if known_game is None else known_game.copy())
         except ServiceError:
             pass
     current = await store.load(table_id)
     if current is None:
         raise not_found(table_id)
-    return await _play(store, current, player_id, table_id, tile, end, seq)
+    return await _play(store, current, player_id, table_id, tile, end, seq, extra)
 
 
 async def _play(
     store: LiveStore, current: Versioned, player_id: int, table_id: str, tile: str,
-    end: str | None, seq: int, game: Game | None = None,
+    end: str | None, seq: int, fields: dict[str, Any], game: Game | None = None,
 ) -> Change:
     state = current.state
     seat = seat_of(state, player_id)
@@ -82,7 +87,9 @@ async def _play(
         await expire(store, table_id)
         raise ServiceError("game_over", "your time ran out", 409)
     try:
-        events = game.play(seat, tile, end)
+        events = game.play(
+            seat, tile, end, **{k: v for k, v in fields.items() if k in game.move_fields}
+        )
     except ValueError as error:  # IllegalMove, or a string that is not a tile of the set
         raise ServiceError("illegal_move", str(error), 409) from error
     change = await commit(store, current, state, events, game)

@@ -184,8 +184,8 @@ async def autoplay(
                 move = rng.choice(view["legal"])
                 while True:
                     reply = await player.request(
-                        {"type": "play", "table_id": table_id, "tile": move["tile"],
-                         "end": move["end"], "seq": state["seq"]}
+                        # sent back as offered, with any extra fields (PROTOCOL §2a)
+                        {"type": "play", "table_id": table_id, **move, "seq": state["seq"]}
                     )
                     if reply.get("code") != "rate_limited":
                         break

@@ -123,7 +123,7 @@ def shuffled_set(seed: bytes, r: int, k: int, max_pip: int = 6) -> list[str]:
 
 
 def _goat_redeal(hands: list[list[str]]) -> bool:
-    """RULES 1.1: five doubles, or six tiles sharing a number, in one hand."""
+    """RULES 1.1 (Goat, and Donkey by §8): five doubles, or six tiles sharing a number, in one hand."""
     for hand in hands:
         halves = [tuple(int(x) for x in t.split("-")) for t in hand]
         if sum(1 for a, b in halves if a == b) >= 5:
@@ -137,7 +137,7 @@ def hand_size(variant: str, players: int) -> int:
     """RULES §1.1, §2, §4, §5, §6: tiles dealt to each hand."""
     if variant == "mexican_train":
         return 12 if players <= 6 else 10
-    return 7 if variant in ("goat", "telephone") or players == 2 else 5
+    return 7 if variant in ("goat", "donkey", "telephone") or players == 2 else 5
 
 
 def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]]:
@@ -151,7 +151,7 @@ def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]
         while True:
             order = shuffled_set(seed, r, k, 12 if record["variant"] == "mexican_train" else 6)
             hands = [order[s * size : (s + 1) * size] for s in range(players)]
-            if record["variant"] != "goat" or not _goat_redeal(hands):
+            if record["variant"] not in ("goat", "donkey") or not _goat_redeal(hands):
                 break
             k += 1
         deals.append((hands, order[players * size :]))
