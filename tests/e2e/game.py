@@ -123,7 +123,8 @@ def shuffled_set(seed: bytes, r: int, k: int, max_pip: int = 6) -> list[str]:
 
 
 def _goat_redeal(hands: list[list[str]]) -> bool:
-    """RULES 1.1 (Goat, and Donkey by §8): five doubles, or six tiles sharing a number, in one hand."""
+    """RULES 1.1 (Goat, and Donkey by §8): five doubles, or six tiles sharing a number, in
+    one hand."""
     for hand in hands:
         halves = [tuple(int(x) for x in t.split("-")) for t in hand]
         if sum(1 for a, b in halves if a == b) >= 5:
