@@ -145,9 +145,13 @@ export function describeEvents(events, view) {
         lines.push(t(ev.on ? "log.marker_on" : "log.marker_off", { name: who }));
         break;
       case "play":
-        lines.push(ev.end
+        if (ev.closed) lines.push(t("log.played_closed", { name: who, end: endLabel(view, ev.end) }));
+        else lines.push(ev.end
           ? t("log.played_on", { name: who, tile: ev.tile, end: endLabel(view, ev.end) })
           : t("log.played", { name: who, tile: ev.tile }));
+        break;
+      case "open":
+        lines.push(t("log.opened", { name: who, tile: ev.tile, end: endLabel(view, ev.end) }));
         break;
       case "draw": {
         const next = events[i + 1];

@@ -144,6 +144,8 @@ export default {
   "table.play_on": "Play {tile} on: ",
   "table.end": "{end} end",
   "table.end_showing": "{end} end ({n})",
+  "table.lay_closed": "Lay the double face down",
+  "table.open_double": "Open your double on the {end}",
   "table.lead": "lead",
   "table.cancel": "Cancel",
   "table.no_move": "No move: waiting for the server…",
@@ -227,6 +229,8 @@ export default {
   "log.redeal": "Redeal: a hand had too many doubles or one number",
   "log.played": "{name} played {tile}",
   "log.played_on": "{name} played {tile} on the {end}",
+  "log.played_closed": "{name} laid a double face down on the {end}",
+  "log.opened": "{name} opened the double on the {end}: {tile}",
   "log.drew": { one: "{name} drew {n} tile", other: "{name} drew {n} tiles" },
   "log.drew_knocked": { one: "{name} drew {n} and knocked", other: "{name} drew {n} and knocked" },
   "log.knocked": "{name} knocked",
@@ -251,6 +255,8 @@ export default {
 
   "board.empty": "The line of play is empty.",
   "board.play_on": "Play on the {end}",
+  "board.closed_tile": "A double laid face down by {name}",
+  "board.face_down": "a face-down double",
   "board.line": "Line of play: {tiles}",
   "board.line_empty": "Line of play: empty",
 

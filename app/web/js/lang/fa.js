@@ -144,6 +144,8 @@ export default {
   "table.play_on": "{tile} را کجا بگذارید: ",
   "table.end": "سر {end}",
   "table.end_showing": "سر {end} ({n})",
+  "table.lay_closed": "جفت را وارونه بگذار",
+  "table.open_double": "جفت خودت را در سر {end} باز کن",
   "table.lead": "شروع",
   "table.cancel": "لغو",
   "table.no_move": "حرکتی نیست: در انتظار سرور…",
@@ -227,6 +229,8 @@ export default {
   "log.redeal": "پخش دوباره: دستی جفت یا عدد یکسان بیش از حد داشت",
   "log.played": "{name} مهرهٔ {tile} را بازی کرد",
   "log.played_on": "{name} مهرهٔ {tile} را در سر {end} گذاشت",
+  "log.played_closed": "{name} یک جفت را در سر {end} وارونه گذاشت",
+  "log.opened": "{name} جفت سر {end} را باز کرد: {tile}",
   "log.drew": { one: "{name} {n} مهره برداشت", other: "{name} {n} مهره برداشت" },
   "log.drew_knocked": { one: "{name} {n} برداشت و در زد", other: "{name} {n} برداشت و در زد" },
   "log.knocked": "{name} در زد",
@@ -251,6 +255,8 @@ export default {
 
   "board.empty": "روی میز هنوز چیزی نیست.",
   "board.play_on": "گذاشتن در سر {end}",
+  "board.closed_tile": "جفتی که {name} وارونه گذاشته است",
+  "board.face_down": "جفت وارونه",
   "board.line": "ردیف بازی: {tiles}",
   "board.line_empty": "ردیف بازی: خالی",
 

@@ -144,6 +144,8 @@ export default {
   "table.play_on": "ລົງ {tile} ທີ່: ",
   "table.end": "ປາຍ{end}",
   "table.end_showing": "ປາຍ{end} ({n})",
+  "table.lay_closed": "ວາງຄູ່ແບບຄວ່ຳ",
+  "table.open_double": "ເປີດຄູ່ຂອງທ່ານທີ່ປາຍ{end}",
   "table.lead": "ລົງໂຕທຳອິດ",
   "table.cancel": "ຍົກເລີກ",
   "table.no_move": "ບໍ່ມີຕາລົງ: ລໍຖ້າເຊີບເວີ…",
@@ -227,6 +229,8 @@ export default {
   "log.redeal": "ແຈກໃໝ່: ມີມືທີ່ມີໂຕຄູ່ ຫຼື ເລກດຽວກັນຫຼາຍເກີນໄປ",
   "log.played": "{name} ລົງ {tile}",
   "log.played_on": "{name} ລົງ {tile} ທີ່ປາຍ{end}",
+  "log.played_closed": "{name} ວາງຄູ່ແບບຄວ່ຳທີ່ປາຍ{end}",
+  "log.opened": "{name} ເປີດຄູ່ທີ່ປາຍ{end}: {tile}",
   "log.drew": { other: "{name} ຈົກ {n} ໂຕ" },
   "log.drew_knocked": { other: "{name} ຈົກ {n} ໂຕແລ້ວເຄາະ" },
   "log.knocked": "{name} ເຄາະ",
@@ -251,6 +255,8 @@ export default {
 
   "board.empty": "ຍັງບໍ່ມີໂຕຢູ່ເທິງໂຕະ",
   "board.play_on": "ລົງທີ່ປາຍ{end}",
+  "board.closed_tile": "ຄູ່ທີ່ {name} ວາງຄວ່ຳໄວ້",
+  "board.face_down": "ຄູ່ທີ່ວາງຄວ່ຳ",
   "board.line": "ແຖວໂດມິໂນ: {tiles}",
   "board.line_empty": "ແຖວໂດມິໂນ: ວ່າງ",
 

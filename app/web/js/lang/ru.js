@@ -144,6 +144,8 @@ export default {
   "table.play_on": "Куда положить {tile}: ",
   "table.end": "{end} конец",
   "table.end_showing": "{end} конец ({n})",
+  "table.lay_closed": "Положить дубль закрытым",
+  "table.open_double": "Открыть свой дубль: {end} конец",
   "table.lead": "заход",
   "table.cancel": "Отмена",
   "table.no_move": "Хода нет: ждём сервер…",
@@ -227,6 +229,8 @@ export default {
   "log.redeal": "Пересдача: у кого-то слишком много дублей или костяшек одного числа",
   "log.played": "{name} пошёл {tile}",
   "log.played_on": "{name} пошёл {tile} на {end} конец",
+  "log.played_closed": "{name} закрыл дубль: {end} конец",
+  "log.opened": "{name} открыл дубль ({end} конец): {tile}",
   "log.drew": { one: "{name} взял {n} костяшку", few: "{name} взял {n} костяшки", many: "{name} взял {n} костяшек", other: "{name} взял {n} костяшки" },
   "log.drew_knocked": { one: "{name} взял {n} и постучал", few: "{name} взял {n} и постучал", many: "{name} взял {n} и постучал", other: "{name} взял {n} и постучал" },
   "log.knocked": "{name} постучал",
@@ -251,6 +255,8 @@ export default {
 
   "board.empty": "На столе пока пусто.",
   "board.play_on": "Положить на {end}",
+  "board.closed_tile": "Закрытый дубль игрока {name}",
+  "board.face_down": "закрытый дубль",
   "board.line": "Цепочка: {tiles}",
   "board.line_empty": "Цепочка: пусто",
 

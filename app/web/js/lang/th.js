@@ -144,6 +144,8 @@ export default {
   "table.play_on": "ลง {tile} ที่: ",
   "table.end": "ปลาย{end}",
   "table.end_showing": "ปลาย{end} ({n})",
+  "table.lay_closed": "วางลูกคู่แบบคว่ำ",
+  "table.open_double": "เปิดลูกคู่ของคุณที่ปลาย{end}",
   "table.lead": "ลงตัวแรก",
   "table.cancel": "ยกเลิก",
   "table.no_move": "ไม่มีตาเดิน: รอเซิร์ฟเวอร์…",
@@ -227,6 +229,8 @@ export default {
   "log.redeal": "แจกใหม่: มีมือที่มีตัวคู่หรือเลขเดียวกันมากเกินไป",
   "log.played": "{name} ลง {tile}",
   "log.played_on": "{name} ลง {tile} ที่ปลาย{end}",
+  "log.played_closed": "{name} วางลูกคู่คว่ำที่ปลาย{end}",
+  "log.opened": "{name} เปิดลูกคู่ที่ปลาย{end}: {tile}",
   "log.drew": { other: "{name} จั่ว {n} ตัว" },
   "log.drew_knocked": { other: "{name} จั่ว {n} ตัวแล้วเคาะ" },
   "log.knocked": "{name} เคาะ",
@@ -251,6 +255,8 @@ export default {
 
   "board.empty": "ยังไม่มีตัวบนโต๊ะ",
   "board.play_on": "ลงที่ปลาย{end}",
+  "board.closed_tile": "ลูกคู่ที่ {name} วางคว่ำไว้",
+  "board.face_down": "ลูกคู่ที่วางคว่ำ",
   "board.line": "แถวโดมิโน: {tiles}",
   "board.line_empty": "แถวโดมิโน: ว่าง",
 
