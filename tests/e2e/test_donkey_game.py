@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine import new_game
-from tests.e2e.game import _tiles_in, check_finished_game, play_game
+from tests.e2e.game import _tiles_in, check_finished_game, play_game, seat_players
 from tests.servers import Server
 
 
@@ -50,3 +50,30 @@ async def test_a_donkey_game_on_two_processes(server_pair: tuple[Server, Server]
             assert sum(1 for c in view["chain"] if c.get("closed")) == len(hidden)
             assert not _tiles_in(frame) & hidden, (key, hidden, frame)
     assert seen_closed
+
+
+async def test_extra_move_fields_over_the_socket(server: Server) -> None:
+    """PROTOCOL §2a: a variant's extra fields travel in `play`; a bad one is an
+    `illegal_move` that changes nothing (a lead is never laid closed, "closed" is a
+    boolean), and fields no variant reads are ignored as before."""
+    seated = await seat_players([server], seats=2, variant="donkey", rated=False)
+    state = await seated.first_playing_state()
+    turn = state["view"]["turn"]
+    player = seated.players[turn]
+    state = await player.expect(
+        lambda m: m["type"] == "table.state" and m["view"]["status"] == "playing"
+        and m["view"]["legal"]
+    )
+    lead = state["view"]["legal"][0]
+    base = {"type": "play", "table_id": seated.table_id, "tile": lead["tile"],
+            "seq": state["seq"]}
+    for fields, reason in (({"closed": True}, "never laid closed"),
+                           ({"closed": "yes"}, "true or false"),
+                           ({"open": "left"}, "no closed double")):
+        reply = await player.request({**base, **fields})
+        assert reply["type"] == "error" and reply["code"] == "illegal_move", reply
+        assert reason in reply["message"]
+    reply = await player.request({**base, "closed": False, "flourish": 1})
+    assert reply["type"] == "table.state" and reply["seq"] == state["seq"] + 1, reply
+    played = next(e for e in reply["events"] if e["type"] == "play")
+    assert played["tile"] == lead["tile"]
