@@ -331,6 +331,11 @@ export default {
   "rules.classic.4": "Whoever goes out scores the pips of all other hands (0-0 in a hand counts 25).",
   "rules.classic.5": "A blocked round is won by the lowest hand, who scores the others' pips minus his own; a tie scores nothing.",
   "rules.classic.6": "The first to reach the table's target (100, 150 or 200) wins.",
+  "rules.donkey.1": "Goat with a cross: two to four players, 7 tiles each; who leads, drawing, knocking and the fish are as in Goat.",
+  "rules.donkey.2": "The first double on the table is a cross: tiles may be played on all four of its sides at once.",
+  "rules.donkey.3": "Whoever lays a double may lay it face down. Nobody plays past a face-down double until the player who laid it opens it on a later turn of his, together with the tile he plays that turn.",
+  "rules.donkey.4": "A double still face down when the round ends stays on the table: it does not count in its owner's hand.",
+  "rules.donkey.5": "Scoring as in Goat: 12 points or less are remembered, more than 12 opens your account, and whoever reaches 101 loses.",
   "rules.fish_all": "Everyone, the fisherman too, writes the pips of his own hand by the usual rules.",
   "rules.fish_one": "All hands are added up and the player with the highest hand takes the whole amount; the others write nothing and forget their remembered points. A tie carries the fish to the next round.",
 
