@@ -132,5 +132,8 @@ def test_two_players_play_donkey_laying_a_double_closed_and_opening_it(
     moves = [m for rd in record["rounds"] for m in rd["moves"]]
     assert any(m.get("closed") is True for m in moves)
     assert any("open" in m for m in moves)
+    # The rules page explains the cross and the closed doubles.
+    b.page.goto(f"{server.url}/#/rules/donkey")
+    expect(b.page.locator("[data-testid=rules]")).to_contain_text("face down")
     for tab in (a, b):
         tab.assert_clean()
