@@ -57,7 +57,7 @@ class SeatView:
             hand=tuple(view["hand"]),
             turn=view["turn"],
             ends=dict(view["ends"]),
-            on_table=tuple(c["tile"] for c in view["chain"]),
+            on_table=tuple(c["tile"] for c in view["chain"] if c.get("tile")),  # not face down
             bazaar=view["bazaar"],
             legal=tuple(
                 LegalMove(m["tile"], m.get("end"), {k: v for k, v in m.items()

@@ -33,6 +33,8 @@ Turn policy hooks (defaults: the draw game of RULES §1.3):
       fields/`also` placements the variant added);
   `after_place(seat, move)` what a placement causes: points during play (Fives),
       returning events;
+  `public_play(event)` the play event of a move with extra fields as everyone may see it
+      (Donkey's closed double names no tile);
   `plays_again(seat, move)` whether the same seat moves again (Mexican Train's double);
   `can_place(seat)` whether a seat has a move now;
   `cannot_place(seat, events)` what a seat that cannot place does: draw until playable
@@ -314,6 +316,11 @@ class Game(ABC):
         """What a placement causes before the turn passes (e.g. points during play)."""
         return []
 
+    def public_play(self, event: Event) -> Event:
+        """The event of a move with extra fields as every seat may see it (Donkey hides a
+        closed double's face); the record keeps the move whole."""
+        return event
+
     def plays_again(self, seat: int, move: Move) -> bool:
         """Whether `seat` moves again after this move."""
         return False
@@ -535,7 +542,9 @@ class Game(ABC):
             entry = {"seat": seat, **resolved.to_dict()}
             if end is None:
                 del entry["end"]
-            event = {"type": "play", "round": self.round, **entry, "end": end}
+            event = self.public_play(
+                {"type": "play", "round": self.round, **entry, "end": end}
+            )
         else:  # the common case, kept cheap: a cached move and plain dicts
             if self._own_moves:
                 resolved = (self._tables.get(end) or self._moves_on(end))[tid]

@@ -26,7 +26,7 @@ it the right way round and a count can tell a double at an end.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from app.engine.tiles import TileSet
 
@@ -327,6 +327,93 @@ class Spinner(Line):
         super()._copy_arms(source)
         self.up_arm = list(source.up_arm)
         self.down_arm = list(source.down_arm)
+
+
+class ClosedDouble(NamedTuple):
+    """A double laid face down (Donkey, RULES §8): its tile, the seat that laid it, the end
+    it was laid on (the name its owner opens it by) and every end it blocks."""
+
+    tid: int
+    owner: int
+    end: str
+    blocks: tuple[str, ...]
+
+
+class Cross(Spinner):
+    """Donkey's table (RULES §8): a line whose first double is a cross, open on all four
+    sides at once (no waiting for its long sides, unlike the Fives spinner), and doubles
+    that may lie face down ("closed").
+
+    A closed double is an ordinary placed tile for the line's geometry: the ends beyond it
+    stay in `open` with the number they will show, and `blocked` says whose they are. Only
+    the game decides who may use which end (`ends_for`): nobody plays past a closed double
+    but its owner, and he only by opening it. The first double is the cross whether it lies
+    closed or not; laid closed it blocks its outer long side and both short sides.
+    """
+
+    def __init__(self, ts: TileSet) -> None:
+        super().__init__(ts)
+        self.closed: dict[str, ClosedDouble] = {}  # by the end each was laid on
+        self.blocked: dict[str, int] = {}  # every blocked end -> the seat that may open it
+
+    @property
+    def spinning(self) -> bool:
+        return self.spinner is not None
+
+    def close(self, tid: int, end: str, owner: int) -> ClosedDouble:
+        """Turn the double `tid`, just placed on `end`, face down."""
+        blocks = (end, UP, DOWN) if tid == self.spinner and end in (LEFT, RIGHT) else (end,)
+        closed = self.closed[end] = ClosedDouble(tid, owner, end, blocks)
+        self._reblock()
+        return closed
+
+    def reopen(self, end: str) -> ClosedDouble:
+        """Turn the closed double laid on `end` face up; its ends open for everyone."""
+        closed = self.closed.pop(end)
+        self._reblock()
+        return closed
+
+    def _reblock(self) -> None:
+        self.blocked = {e: c.owner for c in self.closed.values() for e in c.blocks}
+
+    def free_ends(self, seat: int | None) -> dict[str, int]:
+        """The ends `seat` may play on: every open end but those behind another seat's
+        closed double (its own stay listed: it may open them). None: nobody's own."""
+        blocked = self.blocked
+        if not blocked:
+            return self.open
+        return {e: n for e, n in self.open.items() if blocked.get(e, seat) == seat}
+
+    def view(self) -> list[ViewEntry]:
+        entries = super().view()
+        if not self.closed:
+            return entries
+        # A closed double is hidden information (RULES §8): face, numbers and all.
+        hidden = {self.ts.names[c.tid]: c for c in self.closed.values()}
+        for entry in entries:
+            closed = hidden.get(entry["tile"])
+            if closed is not None:
+                for key in (LEFT, RIGHT, "inner", "outer"):
+                    if key in entry:
+                        entry[key] = None
+                entry.update(tile=None, closed=True, owner=closed.owner, end=closed.end)
+        return entries
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **super().to_dict(),
+            "closed": [[self.ts.names[c.tid], c.owner, c.end] for c in self.closed.values()],
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        super().load(data)
+        for name, owner, end in data.get("closed", []):
+            self.close(self.ts.ids[name], end, owner)
+
+    def _copy_arms(self, source: Self) -> None:
+        super()._copy_arms(source)
+        self.closed = dict(source.closed)
+        self.blocked = dict(source.blocked)
 
 
 class Trains(Layout):

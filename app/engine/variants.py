@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine.classic import Classic
+from app.engine.donkey import Donkey
 from app.engine.errors import OptionsError
 from app.engine.fives import Fives
 from app.engine.game import Clock, Event, Game, VariantInfo
@@ -25,6 +26,7 @@ VARIANTS: dict[str, type[Game]] = {
     "sea_goat": SeaGoat,
     "sport_goat": SportGoat,
     "general": General,
+    "donkey": Donkey,
 }
 
 

@@ -101,7 +101,8 @@ class BotTurns:
                 self._thinkers, player.choose, SeatView.of(view), random.Random()
             )
             change = await play.play(
-                self.store, who["id"], table_id, move.tile, move.end, version
+                self.store, who["id"], table_id, move.tile, move.end, version,
+                fields=move.extra,
             )
         except ServiceError as error:
             # The table changed while the bot thought (a resignation, say): that change

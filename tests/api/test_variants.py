@@ -19,6 +19,12 @@ def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
     goat = next(v for v in listed if v["name"] == "goat")
     assert set(goat) >= {"name", "players", "options", "layout", "wins", "teams"}
     assert goat["players"] == [2, 4] and goat["layout"] == "line"
+    # Donkey (RULES §8): Goat's scoring (lower wins, Goat's fish option) on a cross.
+    donkey = next(v for v in listed if v["name"] == "donkey")
+    assert donkey["layout"] == "spinner" and donkey["wins"] == "lower"
+    assert donkey["players"] == [2, 4] and donkey["teams"] is False
+    assert list(donkey["options"]) == ["fish_rule"]
+    assert donkey["options"]["fish_rule"]["allowed"] == ["all", "one"]
 
 
 @pytest.mark.parametrize(
@@ -37,6 +43,8 @@ def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
         ("sport_goat", 4, {"rounds": 5}),
         ("general", 4, {"minutes": 45}),
         ("general", 4, {"teams": False}),
+        ("donkey", 4, {"teams": True}),
+        ("donkey", 5, {}),
     ],
 )
 def test_tables_take_only_what_the_variant_declares(

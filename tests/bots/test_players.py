@@ -42,6 +42,7 @@ GAMES = [
     # spinner layouts: the simulation core does not play them, the strong bot falls back
     ("fives", 3, {}),
     ("telephone", 2, {}),
+    ("donkey", 3, {}),  # closed doubles: bots send the extra move fields back as offered
 ]
 
 
@@ -74,8 +75,8 @@ def test_every_strength_plays_legal_moves_to_the_end(
         assert seat is not None
         view = game.view(seat)
         move = bots[seat].choose(SeatView.of(view), rng)
-        assert {"tile": move.tile, "end": move.end} in view["legal"]
-        game.play(seat, move.tile, move.end)
+        assert {"tile": move.tile, "end": move.end, **move.extra} in view["legal"]
+        game.play(seat, move.tile, move.end, **move.extra)
         moves += 1
     assert moves > 20
 
@@ -122,8 +123,8 @@ def test_a_bot_decides_from_its_view_alone(
             b = quick(strength).choose(twin_view, random.Random(moves))
             assert a == b
             checked += 1
-        move = play_rng.choice(view["legal"])
-        game.play(seat, move["tile"], move["end"])
+        move = dict(play_rng.choice(view["legal"]))
+        game.play(seat, move.pop("tile"), move.pop("end"), **move)
         moves += 1
     assert checked >= 10
 

@@ -128,7 +128,8 @@ def shuffled_set(seed: bytes, r: int, k: int, max_pip: int = 6) -> list[str]:
 
 
 def _goat_redeal(hands: list[list[str]]) -> bool:
-    """RULES 1.1: five doubles, or six tiles sharing a number, in one hand."""
+    """RULES 1.1 (Goat, and Donkey by §8): five doubles, or six tiles sharing a number, in
+    one hand."""
     for hand in hands:
         halves = [tuple(int(x) for x in t.split("-")) for t in hand]
         if sum(1 for a, b in halves if a == b) >= 5:
@@ -142,7 +143,7 @@ def hand_size(variant: str, players: int) -> int:
     """RULES §1.1, §2, §4, §5, §6: tiles dealt to each hand."""
     if variant == "mexican_train":
         return 12 if players <= 6 else 10
-    seven = ("goat", "telephone", "sea_goat", "sport_goat", "general")  # RULES §7, §11, §12
+    seven = ("goat", "donkey", "telephone", "sea_goat", "sport_goat", "general")  # §7-12
     return 7 if variant in seven or players == 2 else 5
 
 
@@ -157,7 +158,7 @@ def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]
         while True:
             order = shuffled_set(seed, r, k, 12 if record["variant"] == "mexican_train" else 6)
             hands = [order[s * size : (s + 1) * size] for s in range(players)]
-            if record["variant"] != "goat" or not _goat_redeal(hands):
+            if record["variant"] not in ("goat", "donkey") or not _goat_redeal(hands):
                 break
             k += 1
         deals.append((hands, order[players * size :]))

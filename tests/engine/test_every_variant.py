@@ -56,12 +56,15 @@ def check_position(game: Any) -> None:
     its own hand and the table, never another hand, the bazaar or the seed before the end."""
     full = {str(t) for t in full_set(game.max_pip)}
     spectator = game.view(None)
-    table = [e["tile"] for e in spectator["chain"]]
+    # A tile laid face down (Donkey's closed double) is on the table with no face shown.
+    table = [e["tile"] for e in spectator["chain"] if not e.get("closed")]
+    face_down = [e for e in spectator["chain"] if e.get("closed")]
+    assert all(e["tile"] is None for e in face_down)
     hands = [game.view(s)["hand"] for s in range(game.players)]
     held = [t for h in hands for t in h]
     assert len(table) == len(set(table)) and len(held) == len(set(held))
     assert not set(table) & set(held)
-    assert len(table) + len(held) + spectator["bazaar"] == len(full)
+    assert len(table) + len(face_down) + len(held) + spectator["bazaar"] == len(full)
     assert [s["tiles"] for s in spectator["seats"]] == [len(h) for h in hands]
     if game.status == "finished":
         assert spectator["seed"] == game.seed.hex()
@@ -76,13 +79,20 @@ def check_position(game: Any) -> None:
             assert view["legal"] == []
 
 
-def check_events(events: list[dict], played: set[str]) -> None:
+def check_events(events: list[dict], move: Any) -> None:
     """No event of a running round shows a tile but the ones just played (a move may place
-    two, e.g. Sea Goat's two doubles)."""
+    two, e.g. Sea Goat's two doubles), and those only face up; a tile turned face up
+    (Donkey's opened double) is shown by its `open` event."""
+    fields = move.to_dict()
+    shown = set() if fields.get("closed") else {str(move.tile)}
+    shown |= {str(p.tile) for p in move.also}
     for e in events:
         if e["type"] in ("round_end", "game_end"):
             continue
-        assert tiles_in(e) <= played, e
+        if e["type"] == "open" and "open" in fields:
+            assert tiles_in(e) == {e["tile"]}, e
+            continue
+        assert tiles_in(e) <= shown, e
 
 
 class Ticking:
@@ -112,7 +122,7 @@ def play_random(variant: str, players: int, options: dict, seed: bytes, rng: ran
             game.copy().play(game.turn, sent.pop("tile"), sent.pop("end"), **sent)
         move = rng.choice(offered)
         events = game.play(game.turn, move)
-        check_events(events, {str(move.tile), *(str(p.tile) for p in move.also)})
+        check_events(events, move)
         count += 1
         if count % 7 == 0:
             check_position(game)

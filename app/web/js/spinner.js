@@ -2,18 +2,21 @@
 // standing crosswise in it, and its two short sides as arms going up and down.
 // Chain items (PROTOCOL view.chain for a spinner layout): line tiles
 // {tile, left, right, spinner?} from left to right, then arm tiles
-// {tile, arm: "up"|"down", inner, outer} outward from the spinner.
+// {tile, arm: "up"|"down", inner, outer} outward from the spinner. A double laid face
+// down (Donkey) comes as {tile: null, closed: true, owner, end} and is drawn as a back.
 //
 // Tiles shrink with the board so the cross fits a phone; a very long line scrolls.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { parseTile, tileSvg } from "./tiles.js";
+import { parseTile, tileBack, tileSvg } from "./tiles.js";
+import { seatName } from "./words.js";
 
 const MIN_UNIT = 12;
 const MAX_UNIT = 26;
 
 const isDouble = (item) => {
+  if (item.closed) return true; // only a double is laid face down
   const t = parseTile(item.tile);
   return t !== null && t[0] === t[1];
 };
@@ -32,7 +35,7 @@ export function hasSpinner(chain) {
  * (a phone) turns the whole cross a quarter clockwise, so the long line runs down the
  * page: the left end at the top, the up arm to the right.
  */
-export function renderSpinner(container, chain, { choices = [], onChoose = null, ends = null, last = null } = {}) {
+export function renderSpinner(container, chain, { choices = [], onChoose = null, ends = null, last = null, view = null } = {}) {
   const line = chain.filter((item) => !item.arm);
   const up = chain.filter((item) => item.arm === "up");
   const down = chain.filter((item) => item.arm === "down");
@@ -57,6 +60,14 @@ export function renderSpinner(container, chain, { choices = [], onChoose = null,
   // A tile as the wide board shows it: `a` left (or on top), lying along the line or not.
   const cell = (item, a, b, horizontal, along, across) => {
     const [first, second, flat] = tall && !horizontal ? [b, a, true] : [a, b, tall ? false : horizontal];
+    if (item.closed) {
+      const words = t("board.closed_tile", { name: view ? seatName(view, item.owner) : t("seat.n", { n: item.owner + 1 }) });
+      return h("span", {
+        class: `chain-tile double closed ${item.spinner ? "spinner" : ""}`, title: words, "aria-label": words,
+        role: "img", dataset: { closed: "true", owner: String(item.owner), end: item.end, arm: item.arm || "line" },
+        style: at(along, across),
+      }, tileBack({ horizontal: flat }));
+    }
     return h("span", {
       class: `chain-tile ${isDouble(item) ? "double" : ""} ${item.spinner ? "spinner" : ""} ${last && item.tile === last ? "last" : ""}`,
       title: item.tile, "aria-label": item.spinner ? t("board.spinner_tile", { tile: item.tile }) : item.tile, role: "img",
@@ -91,7 +102,7 @@ export function renderSpinner(container, chain, { choices = [], onChoose = null,
     cells.filter(Boolean));
   container.replaceChildren(grid);
   container.dataset.ends = JSON.stringify(ends || {});
-  const words = (items) => items.map((x) => x.tile).join(", ") || t("board.arm_empty");
+  const words = (items) => items.map((x) => x.tile ?? t("board.face_down")).join(", ") || t("board.arm_empty");
   container.setAttribute("aria-label", t("board.spinner", {
     tile: line[centre] ? line[centre].tile : "", line: words(line), up: words(up), down: words(down),
   }));

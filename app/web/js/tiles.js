@@ -70,11 +70,12 @@ export function tileSvg(a, b, { horizontal = false, cls = "" } = {}) {
   }, children);
 }
 
-/** A face-down tile (opponents' hands, the bazaar). */
-export function tileBack({ cls = "" } = {}) {
-  return s("svg", { viewBox: "0 0 50 100", class: `tile-back ${cls}`.trim(), "aria-hidden": "true" },
-    s("rect", { x: 1, y: 1, width: 48, height: 98, rx: 6, ry: 6, class: "tile-back-face" }),
-    s("circle", { cx: 25, cy: 50, r: 6, class: "tile-back-dot" }));
+/** A face-down tile (opponents' hands, the bazaar, a double laid closed on the board). */
+export function tileBack({ cls = "", horizontal = false } = {}) {
+  const [w, ht] = horizontal ? [100, 50] : [50, 100];
+  return s("svg", { viewBox: `0 0 ${w} ${ht}`, class: `tile-back ${horizontal ? "tile-h" : "tile-v"} ${cls}`.trim(), "aria-hidden": "true" },
+    s("rect", { x: 1, y: 1, width: w - 2, height: ht - 2, rx: 6, ry: 6, class: "tile-back-face" }),
+    s("circle", { cx: w / 2, cy: ht / 2, r: 6, class: "tile-back-dot" }));
 }
 
 export function fishIcon(cls = "") {

@@ -148,11 +148,15 @@ export function describeEvents(events, view) {
         lines.push(t(ev.on ? "log.marker_on" : "log.marker_off", { name: who }));
         break;
       case "play":
-        lines.push(ev.end
+        if (ev.closed) lines.push(t("log.played_closed", { name: who, end: endLabel(view, ev.end) }));
+        else lines.push(ev.end
           ? t("log.played_on", { name: who, tile: ev.tile, end: endLabel(view, ev.end) })
           : t("log.played", { name: who, tile: ev.tile }));
         // Sea Goat's second double of the same turn (RULES §7).
         for (const p of ev.also || []) lines.push(t("log.played_also", { name: who, tile: p.tile, end: endLabel(view, p.end) }));
+        break;
+      case "open":
+        lines.push(t("log.opened", { name: who, tile: ev.tile, end: endLabel(view, ev.end) }));
         break;
       case "draw": {
         const next = events[i + 1];

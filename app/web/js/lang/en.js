@@ -144,6 +144,8 @@ export default {
   "table.play_on": "Play {tile} on: ",
   "table.end": "{end} end",
   "table.end_showing": "{end} end ({n})",
+  "table.lay_closed": "Lay the double face down",
+  "table.open_double": "Open your double on the {end}",
   "table.lead": "lead",
   "table.cancel": "Cancel",
   "table.no_move": "No move: waiting for the server…",
@@ -227,6 +229,8 @@ export default {
   "log.redeal": "Redeal: a hand had too many doubles or one number",
   "log.played": "{name} played {tile}",
   "log.played_on": "{name} played {tile} on the {end}",
+  "log.played_closed": "{name} laid a double face down on the {end}",
+  "log.opened": "{name} opened the double on the {end}: {tile}",
   "log.drew": { one: "{name} drew {n} tile", other: "{name} drew {n} tiles" },
   "log.drew_knocked": { one: "{name} drew {n} and knocked", other: "{name} drew {n} and knocked" },
   "log.knocked": "{name} knocked",
@@ -251,6 +255,8 @@ export default {
 
   "board.empty": "The line of play is empty.",
   "board.play_on": "Play on the {end}",
+  "board.closed_tile": "A double laid face down by {name}",
+  "board.face_down": "a face-down double",
   "board.line": "Line of play: {tiles}",
   "board.line_empty": "Line of play: empty",
 
@@ -325,6 +331,11 @@ export default {
   "rules.classic.4": "Whoever goes out scores the pips of all other hands (0-0 in a hand counts 25).",
   "rules.classic.5": "A blocked round is won by the lowest hand, who scores the others' pips minus his own; a tie scores nothing.",
   "rules.classic.6": "The first to reach the table's target (100, 150 or 200) wins.",
+  "rules.donkey.1": "Goat with a cross: two to four players, 7 tiles each; who leads, drawing, knocking and the fish are as in Goat.",
+  "rules.donkey.2": "The first double on the table is a cross: tiles may be played on all four of its sides at once.",
+  "rules.donkey.3": "Whoever lays a double may lay it face down. Nobody plays past a face-down double until the player who laid it opens it on a later turn of his, together with the tile he plays that turn.",
+  "rules.donkey.4": "A double still face down when the round ends stays on the table: it does not count in its owner's hand.",
+  "rules.donkey.5": "Scoring as in Goat: 12 points or less are remembered, more than 12 opens your account, and whoever reaches 101 loses.",
   "rules.fish_all": "Everyone, the fisherman too, writes the pips of his own hand by the usual rules.",
   "rules.fish_one": "All hands are added up and the player with the highest hand takes the whole amount; the others write nothing and forget their remembered points. A tie carries the fish to the next round.",
 

@@ -59,6 +59,8 @@ export function renderTable(root, tableId) {
     view: null,
     table: null,
     selected: null, // tile waiting for the choice of an end
+    faceDown: false, // the next double is laid closed (a move field the variant offers)
+    opening: null, // the end of one's own closed double to open with the next move
     sending: false,
     confirmResign: false,
     gone: false, // the table no longer exists
@@ -162,11 +164,26 @@ export function renderTable(root, tableId) {
     socket.send({ ...msg, table_id: tableId });
   }
 
+  // The legal moves of the way of playing chosen now: laid face down or not, opening
+  // one's closed double or not (PROTOCOL §2a extra fields; plain moves for other games).
+  function modeMoves() {
+    const v = view();
+    return ((v && v.legal) || []).filter((m) => (m.closed === true) === state.faceDown
+      && (m.open ?? null) === state.opening);
+  }
+
   function play(tile, end, extra = {}) {
     if (state.sending) return;
-    // A variant's extra move fields (Sea Goat's second double, "also") go back as listed.
-    const msg = { ...extra, type: "play", tile, seq: state.seq, table_id: tableId, id: `play:${state.seq}` };
+    const msg = { type: "play", tile, seq: state.seq, table_id: tableId, id: `play:${state.seq}` };
     if (end !== null && end !== undefined) msg.end = end;
+    // A variant's extra move fields go back as the legal move listed them: those given
+    // (Sea Goat's second double, "also"), else the chosen way of playing's (Donkey's
+    // "closed" or "open").
+    const chosen = Object.keys(extra).length ? null : modeMoves().find(
+      (m) => m.tile === tile && (m.end ?? null) === (end ?? null) && !m.also);
+    Object.assign(msg, chosen ? extraFields(chosen) : extra);
+    state.faceDown = false;
+    state.opening = null;
     if (!socket.sendNow(msg)) {
       // Never queue a move: by the time the socket is back the table has moved on.
       state.selected = null;
@@ -184,7 +201,7 @@ export function renderTable(root, tableId) {
 
   function chooseTile(tile) {
     const v = view();
-    const options = (v.legal || []).filter((m) => m.tile === tile);
+    const options = modeMoves().filter((m) => m.tile === tile);
     if (!options.length || state.sending) return;
     if (options.length === 1) {
       play(tile, options[0].end, extraFields(options[0]));
@@ -212,7 +229,7 @@ export function renderTable(root, tableId) {
     const where = (end) => (ends[end] !== undefined
       ? t("table.end_showing", { end: endLabel(v, end), n: ends[end] })
       : t("table.end", { end: endLabel(v, end) }));
-    return (v.legal || [])
+    return modeMoves()
       .filter((m) => m.tile === state.selected && !(onBoard && m.also))
       .map((m) => ({
         end: m.end,
@@ -509,9 +526,10 @@ export function renderTable(root, tableId) {
     }
     const mySeat = (v.seats || []).find((x) => x.seat === v.you);
     const myTurn = v.status === "playing" && v.turn === v.you && !v.next_round_at;
-    const legalTiles = new Set((v.legal || []).map((m) => m.tile));
+    const legalTiles = new Set(modeMoves().map((m) => m.tile));
     // Tiles that may go down with a second double this turn (Sea Goat, RULES §7).
-    const pairTiles = new Set((v.legal || []).filter((m) => m.also).map((m) => m.tile));
+    const pairTiles = new Set(modeMoves().filter((m) => m.also).map((m) => m.tile));
+    const moveExtras = myTurn ? extraControls(v) : null;
     const buttons = (v.hand || []).map((tile, i) => {
       const tl = parseTile(tile) || [0, 0];
       const legal = myTurn && legalTiles.has(tile) && !state.sending;
@@ -543,7 +561,7 @@ export function renderTable(root, tableId) {
     else prompt.textContent = "";
 
     const card = mySeat ? seatCard(mySeat, v) : null;
-    replace(mine, card, prompt, hand, h("p", { class: "muted keys-hint" }, t("table.keys_hint")));
+    replace(mine, card, prompt, moveExtras, hand, h("p", { class: "muted keys-hint" }, t("table.keys_hint")));
     if ((focusedTile !== null && focusedTile !== undefined) || state.refocus) {
       const again = focusedTile ? hand.querySelector(`[data-tile="${CSS.escape(focusedTile)}"]`) : null;
       const target = again || hand.querySelector(".hand-tile.legal") || hand.querySelector(".hand-tile");
@@ -552,6 +570,29 @@ export function renderTable(root, tableId) {
         state.refocus = false;
       }
     }
+  }
+
+  // Toggles for the extra fields the legal moves carry: lay a double face down; open
+  // one of one's own closed doubles (Donkey, RULES §8).
+  function extraControls(v) {
+    const legal = v.legal || [];
+    const toggles = [];
+    const toggle = (on, words, testid, flip) => h("button", {
+      type: "button", class: `toggle-button ${on ? "on" : ""}`, "aria-pressed": on ? "true" : "false",
+      "data-testid": testid, onclick: () => {
+        flip();
+        state.selected = null;
+        render();
+      },
+    }, words);
+    if (legal.some((m) => m.closed === true)) {
+      toggles.push(toggle(state.faceDown, t("table.lay_closed"), "lay-closed", () => { state.faceDown = !state.faceDown; }));
+    }
+    for (const end of [...new Set(legal.filter((m) => m.open).map((m) => m.open))]) {
+      toggles.push(toggle(state.opening === end, t("table.open_double", { end: endLabel(v, end) }), `open-${end}`,
+        () => { state.opening = state.opening === end ? null : end; }));
+    }
+    return toggles.length ? h("div", { class: "move-extras", "data-testid": "move-extras" }, toggles) : null;
   }
 
   function summaryRows(v, s) {
@@ -794,7 +835,9 @@ export function renderTable(root, tableId) {
     state.view = msg.view || null;
     state.sending = false;
     const v = state.view;
-    if (state.selected && !(v && (v.legal || []).some((m) => m.tile === state.selected))) state.selected = null;
+    if (state.faceDown && !(v && (v.legal || []).some((m) => m.closed === true))) state.faceDown = false;
+    if (state.opening && !(v && (v.legal || []).some((m) => m.open === state.opening))) state.opening = null;
+    if (state.selected && !modeMoves().some((m) => m.tile === state.selected)) state.selected = null;
     if (fresh && Array.isArray(msg.events) && msg.events.length && v) {
       kept.addChange(seq, msg.events);
       noteEvents(msg.events, v, before);
