@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     redis_unpersisted_ok: bool = False
     # PROTOCOL §2a: how often sockets with table subscriptions get `table.heartbeat`.
     heartbeat_seconds: float = 10.0
+    # Browser origins allowed to open the websocket and make state-changing requests,
+    # comma-separated ("https://domino.example,https://www.domino.example"); empty: only
+    # the server's own origin, as the request's Host (and scheme) name it.
+    allowed_origins: str = ""
     secret_key: str = DEVELOPMENT_SECRET
     token_seconds: int = 7 * 24 * 3600
     host: str = "127.0.0.1"
@@ -54,6 +58,10 @@ class Settings(BaseSettings):
         if self.mode != "development" and self.secret_key == DEVELOPMENT_SECRET:
             raise ValueError("DOMINO_SECRET_KEY must be set outside development mode")
         return self
+
+    @property
+    def origins(self) -> tuple[str, ...]:
+        return tuple(o.strip() for o in self.allowed_origins.split(",") if o.strip())
 
     @property
     def embedded_store(self) -> bool:

@@ -20,6 +20,7 @@ from app import metrics
 from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
 from app.api.errors import install_error_handlers
 from app.api.i18n import install_translations
+from app.api.origins import OriginGuard
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
 from app.db.session import Database, migrate
@@ -99,6 +100,8 @@ def create_app() -> FastAPI:
     install_rate_limits(app)
     for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
+    # Foreign origins and cookie requests without the CSRF header go no further.
+    app.add_middleware(OriginGuard, allowed_origins=settings.origins)
     # Outermost, so every log line of a request (the rate limiter's too) carries its id.
     app.add_middleware(observe.RequestIds)
     # The browser client, last: every API route above takes precedence over its files.

@@ -221,6 +221,24 @@ MESSAGES: dict[str, tuple[str, str, str, str]] = {
         "نخستین حرکت باید {tile} باشد",
         "ການລົງຄັ້ງທຳອິດຕ້ອງເປັນ {tile}",
     ),
+    "cross-origin request refused": (
+        "запрос с чужого сайта отклонён",
+        "ปฏิเสธคำขอจากเว็บไซต์อื่น",
+        "درخواست از سایت دیگر پذیرفته نشد",
+        "ປະຕິເສດຄຳຂໍຈາກເວັບໄຊອື່ນ",
+    ),
+    "cookie-authenticated requests need the X-Requested-With header": (
+        "запросу с cookie сеанса нужен заголовок X-Requested-With",
+        "คำขอที่ใช้คุกกี้ต้องมีส่วนหัว X-Requested-With",
+        "درخواست با کوکی نشست به سرآیند X-Requested-With نیاز دارد",
+        "ຄຳຂໍທີ່ໃຊ້ຄຸກກີ້ຕ້ອງມີສ່ວນຫົວ X-Requested-With",
+    ),
+    "wrong password": (
+        "неверный пароль",
+        "รหัสผ่านไม่ถูกต้อง",
+        "رمز عبور نادرست است",
+        "ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ",
+    ),
 }
 
 # A code's general sentence, for a message without its own template.
