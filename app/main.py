@@ -100,7 +100,7 @@ def create_app() -> FastAPI:
     install_rate_limits(app)
     for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
-    # Foreign origins and cookie requests without the CSRF header go no further.
+    # What another site's page sends (with the player's cookie) goes no further.
     app.add_middleware(OriginGuard, allowed_origins=settings.origins)
     # Outermost, so every log line of a request (the rate limiter's too) carries its id.
     app.add_middleware(observe.RequestIds)

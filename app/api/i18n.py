@@ -227,12 +227,6 @@ MESSAGES: dict[str, tuple[str, str, str, str]] = {
         "درخواست از سایت دیگر پذیرفته نشد",
         "ປະຕິເສດຄຳຂໍຈາກເວັບໄຊອື່ນ",
     ),
-    "cookie-authenticated requests need the X-Requested-With header": (
-        "запросу с cookie сеанса нужен заголовок X-Requested-With",
-        "คำขอที่ใช้คุกกี้ต้องมีส่วนหัว X-Requested-With",
-        "درخواست با کوکی نشست به سرآیند X-Requested-With نیاز دارد",
-        "ຄຳຂໍທີ່ໃຊ້ຄຸກກີ້ຕ້ອງມີສ່ວນຫົວ X-Requested-With",
-    ),
     "wrong password": (
         "неверный пароль",
         "รหัสผ่านไม่ถูกต้อง",

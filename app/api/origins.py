@@ -1,18 +1,19 @@
-"""Where requests may come from: the Origin check and the CSRF defence.
+"""Where requests may come from: the Origin check that is our CSRF defence.
 
-Two of OWASP's CSRF defences, in front of every route and the websocket:
+The algorithm of Go's `net/http.CrossOriginProtection` (after Filippo Valsorda's "CSRF"
+note), which rests on two headers every browser of the last years sends and no page
+can forge, in front of every route and the websocket:
 
-- *Verifying origin with standard headers*: a websocket handshake or a state-changing
-  request (POST, PUT, PATCH, DELETE) that names an `Origin` must name an allowed one
-  (`DOMINO_ALLOWED_ORIGINS`, by default the server's own origin as the request's Host
-  and scheme say); `null` (sandboxed frames, `file:` pages, some redirects) is refused.
-- *Custom request headers*: a state-changing request authenticated by the session
-  cookie alone that names no Origin must carry `X-Requested-With` (any value), which no
-  HTML form can send and no other site's script may send without a CORS preflight we
-  never grant; a `Sec-Fetch-Site: same-origin` from the browser stands for it too.
+- `Origin`: a websocket handshake or a state-changing request (POST, PUT, PATCH,
+  DELETE) that names an origin must name an allowed one (`DOMINO_ALLOWED_ORIGINS`, by
+  default the server's own origin as the request's Host and scheme say); `null`
+  (sandboxed frames, `file:` pages, some redirects) is refused.
+- Fetch metadata: a state-changing request whose `Sec-Fetch-Site` is `same-site` or
+  `cross-site` is refused unless its Origin is allowed (a sibling subdomain is another
+  site to us, although SameSite=Lax cookies would reach us from it).
 
-Requests that authenticate with a Bearer token are not exposed to CSRF (a browser never
-adds that header by itself), so outside clients keep working without any of this.
+A request with neither header comes from no browser of this decade (scripts, outside
+clients, tests); it goes on to authenticate as usual, Bearer token or cookie.
 """
 
 from __future__ import annotations
@@ -21,19 +22,15 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
-from starlette.requests import cookie_parser
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api.deps import SESSION_COOKIE
 from app.api.i18n import pick_language, translate
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-CSRF_HEADER = "x-requested-with"
 # The handshake is refused with this close code before it is accepted (an HTTP 403).
 CLOSE_POLICY = 1008
 FOREIGN_ORIGIN = "cross-origin request refused"
-NO_CSRF_HEADER = "cookie-authenticated requests need the X-Requested-With header"
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
@@ -65,7 +62,7 @@ def own_origin(scope: Scope, headers: Headers) -> str | None:
 
 
 class OriginGuard:
-    """ASGI middleware: refuse foreign origins and cookie requests without the CSRF header."""
+    """ASGI middleware: refuse what foreign pages send, before any route sees it."""
 
     def __init__(self, app: ASGIApp, allowed_origins: Iterable[str] = ()) -> None:
         self.app = app
@@ -83,18 +80,12 @@ class OriginGuard:
     def refusal(self, scope: Scope, headers: Headers) -> str | None:
         """Why this state-changing request is refused, or None."""
         origin = headers.get("origin")
-        if origin is not None:
-            return None if self.origin_allowed(origin, scope, headers) else FOREIGN_ORIGIN
-        fetch_site = headers.get("sec-fetch-site")
-        if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+        if origin is not None and not self.origin_allowed(origin, scope, headers):
             return FOREIGN_ORIGIN
-        if "authorization" in headers:
+        if headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none"):
             return None
-        cookies = cookie_parser(headers.get("cookie", ""))
-        if SESSION_COOKIE in cookies and fetch_site != "same-origin" \
-                and CSRF_HEADER not in headers:
-            return NO_CSRF_HEADER
-        return None
+        # Another site's page (or a sibling subdomain's) that named no allowed origin.
+        return None if origin is not None else FOREIGN_ORIGIN
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":

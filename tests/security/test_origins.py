@@ -1,5 +1,5 @@
 """Cross-site requests: a foreign page may neither open a socket with the player's
-cookie nor make a state-changing request with it (Origin check and CSRF header)."""
+cookie nor make a state-changing request with it (Origin and Sec-Fetch-Site)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,8 @@ async def test_a_cross_site_form_post_with_the_cookie_changes_nothing(server: Se
             {**form, "Origin": EVIL},  # any browser of today
             {**form, "Origin": "null"},  # a sandboxed frame
             {**form, "Sec-Fetch-Site": "cross-site"},  # a browser that left Origin out
-            form,  # an old browser that names nothing: the cookie needs the CSRF header
+            {**form, "Sec-Fetch-Site": "same-site"},  # a sibling subdomain's page
+            {**form, "Origin": EVIL, "Sec-Fetch-Site": "same-origin"},  # either is enough
         ):
             r = await http.post(f"/api/tables/{seated.table_id}/leave", headers=headers,
                                 content=b"")
@@ -74,9 +75,9 @@ async def test_same_origin_cookie_requests_and_bearer_clients_pass(server: Serve
     async with httpx.AsyncClient(base_url=server.url) as http:
         account = await register(http)
         body = {"variant": "goat", "seats": 2}
-        # The browser client: its own origin, or the CSRF header where no Origin is sent.
-        for headers in ({"Origin": server.url}, {"X-Requested-With": "fetch"},
-                        {"Sec-Fetch-Site": "same-origin"}):
+        # The browser client on its own origin, and clients that are no browser at all.
+        for headers in ({"Origin": server.url, "Sec-Fetch-Site": "same-origin"},
+                        {"Sec-Fetch-Site": "same-origin"}, {}):
             r = await http.post("/api/tables", headers={**headers, **_cookie(account.token)},
                                 json=body)
             assert r.status_code == 201, (headers, r.text)
