@@ -1,19 +1,22 @@
 """A PostgreSQL outage does not cost a seated player his seat: reconnecting, his hello
 and his HTTP calls are checked without the database (the session cache), and he plays
-on while the database is away and after it is back."""
+on while the database is away and after it is back. And a sign-out whose announcement
+was lost in a Redis restart still closes the session's sockets."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import secrets
+import subprocess
 from pathlib import Path
 
 import httpx
+import jwt
 
-from tests.e2e.client import Player, autoplay
+from tests.e2e.client import Player, autoplay, register
 from tests.e2e.game import seat_players
-from tests.faults.stores import PrivatePostgres
+from tests.faults.stores import PrivatePostgres, PrivateRedis
 from tests.servers import run_server
 
 
@@ -67,3 +70,31 @@ async def test_seated_players_reconnect_and_play_on_while_postgresql_is_down(
             assert final["view"]["result"]["reason"] != "timeout"
         for player in [*players, seated.spectator]:
             await player.close()
+
+
+async def test_a_sign_out_missed_during_a_redis_restart_still_closes_the_socket(
+    pg_url: str, private_redis: PrivateRedis, tmp_path: Path
+) -> None:
+    prefix = f"gap_{secrets.token_hex(3)}"
+    env = {"DOMINO_DATABASE_URL": pg_url, "DOMINO_REDIS_URL": private_redis.url,
+           "DOMINO_REDIS_PREFIX": prefix}
+    with run_server(env, log_dir=tmp_path) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            account = await register(http)
+        player = await Player(server.ws_url, account).connect()
+        # The session is revoked while nobody hears it (as if its announcement had been
+        # published into a dropped pub/sub connection), then Redis restarts.
+        sid = jwt.decode(account.token, options={"verify_signature": False})["sid"]
+        subprocess.run(["redis-cli", "-p", str(private_redis.port), "set",
+                        f"{prefix}:session:{sid}", "-"], check=True, capture_output=True)
+        assert (await player.request({"type": "ping"}))["type"] == "pong"
+        private_redis.kill()
+        private_redis.start()
+
+        async def closed() -> int | None:
+            while player.closed is None:
+                await asyncio.sleep(0.05)
+            return player.closed
+
+        # Subscribed again, the process checks its sockets' sessions.
+        assert await asyncio.wait_for(closed(), 15) == 4401

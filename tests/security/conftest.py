@@ -28,3 +28,13 @@ def security_pair(
 @pytest.fixture(scope="session")
 def server(security_pair: tuple[Server, Server]) -> Server:
     return security_pair[0]
+
+
+@pytest.fixture(scope="session")
+def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The defaults: a SQLite file and the in-process live store."""
+    log_dir = tmp_path_factory.mktemp("security-embedded")
+    env = {"DOMINO_DATABASE_URL": f"sqlite+aiosqlite:///{log_dir / 'domino.db'}",
+           "DOMINO_REDIS_URL": ""}
+    with run_server(env, log_dir=log_dir) as running:
+        yield running

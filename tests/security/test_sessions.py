@@ -154,3 +154,15 @@ async def test_a_password_change_signs_out_the_other_sessions(
     assert (await here.request({"type": "ping"}))["type"] == "pong"
     await here.close()
     assert await _me(second, await _login(second, account.name, "new-password-1")) == 200
+
+
+async def test_sessions_sign_out_on_the_embedded_defaults(embedded: Server) -> None:
+    account = await _register(embedded)
+    player = await Player(embedded.ws_url, account).connect()
+    by_cookie = await _cookie_socket(embedded, account)
+    async with httpx.AsyncClient(base_url=embedded.url) as http:
+        assert (await http.post("/api/auth/logout", headers=account.headers)).status_code == 200
+    assert await _closed_with(player) == 4401
+    assert await _cookie_close_code(by_cookie) == 4401
+    assert await _me(embedded, account) == 401
+    assert await _hello_closes(embedded, account) == 4401
