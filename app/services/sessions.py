@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import jwt
 from redis.exceptions import RedisError
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
@@ -115,6 +115,12 @@ class Sessions:
         """A new session of `player`; returns its token."""
         now = int(time.time())
         session_id = secrets.token_urlsafe(16)
+        # The player's expired sessions go (their tokens are refused by their expiry anyway),
+        # so the table holds about as many rows as there are live sign-ins.
+        await session.execute(delete(LoginSession).where(
+            LoginSession.player_id == player.id,
+            LoginSession.expires_at < datetime.fromtimestamp(now, UTC),
+        ))
         session.add(LoginSession(
             id=session_id, player_id=player.id, created_at=datetime.fromtimestamp(now, UTC),
             expires_at=datetime.fromtimestamp(now, UTC) + timedelta(seconds=settings.token_seconds),

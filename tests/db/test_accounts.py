@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import select, update
 
+from app.db.models import LoginSession
 from app.db.session import Database
 from app.live.store import LiveStore, connect
 from app.services.accounts import NameTaken, PlayerRef, authenticate, register
@@ -39,6 +42,22 @@ async def test_tokens_name_sessions_that_sign_out(db: Database):
     assert await sessions.identify(other) is not None
     assert await sessions.revoke_all(masha.id) == 1
     assert await sessions.identify(other) is None
+
+
+async def test_a_new_sign_in_clears_the_players_expired_sessions(db: Database):
+    sessions = Sessions(LiveStore(connect(""), "expiry"), db)
+    async with db.session() as session:
+        olga = await register(session, "Olga", "password123")
+        other = await register(session, "Other", "password123")
+        for who in (olga, olga, other):
+            await sessions.open(session, who)
+        long_ago = datetime(2020, 1, 1, tzinfo=UTC)
+        await session.execute(update(LoginSession).values(expires_at=long_ago))
+        await session.commit()
+        kept = await sessions.open(session, olga)
+        rows = (await session.execute(select(LoginSession.player_id))).scalars().all()
+    assert sorted(rows) == sorted([olga.id, other.id])
+    assert await sessions.identify(kept) is not None
 
 
 async def test_register_and_authenticate(db: Database):
