@@ -6,6 +6,7 @@ was lost in a Redis restart still closes the session's sockets."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import secrets
 import subprocess
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import httpx
 import jwt
+import redis.asyncio as aioredis
+import websockets
 
 from tests.e2e.client import Player, autoplay, register
 from tests.e2e.game import seat_players
@@ -98,3 +101,40 @@ async def test_a_sign_out_missed_during_a_redis_restart_still_closes_the_socket(
 
         # Subscribed again, the process checks its sockets' sessions.
         assert await asyncio.wait_for(closed(), 15) == 4401
+
+
+async def test_a_cookie_that_cannot_be_checked_is_checked_again_by_hello(
+    private_postgres: PrivatePostgres, redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    prefix = f"{redis_prefix}_cold_{secrets.token_hex(3)}"
+    env = {"DOMINO_DATABASE_URL": private_postgres.url(), "DOMINO_REDIS_URL": redis_url,
+           "DOMINO_REDIS_PREFIX": prefix}
+    with run_server(env, log_dir=tmp_path) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            account = await register(http)
+        # A session the cache does not know, and no database to ask.
+        sid = jwt.decode(account.token, options={"verify_signature": False})["sid"]
+        cache = aioredis.from_url(redis_url)
+        await cache.delete(f"{prefix}:session:{sid}")
+        await cache.aclose()
+        private_postgres.stop()
+        try:
+            ws = await websockets.connect(
+                server.ws_url, additional_headers={"Cookie": f"domino_session={account.token}"})
+            # Not a spectator for good, nor a dropped socket: "try again".
+            await ws.send(json.dumps({"type": "hello", "id": 1}))
+            reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+            assert reply["id"] == 1 and reply["retry_ms"] > 0
+        finally:
+            private_postgres.start()
+        for attempt in range(2, 40):
+            await ws.send(json.dumps({"type": "hello", "id": attempt}))
+            reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if reply["type"] != "error":
+                break
+            assert reply["code"] == "unavailable", reply
+            await asyncio.sleep(reply["retry_ms"] / 1000)
+        assert reply["type"] == "welcome", reply
+        assert reply["player"]["name"] == account.name
+        await ws.close()
