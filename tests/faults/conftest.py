@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
+import signal
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,10 +25,19 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
 
 
 @pytest.fixture
-def private_postgres(tmp_path: Path) -> Iterator[PrivatePostgres]:
-    postgres = PrivatePostgres(tmp_path)
+def private_postgres() -> Iterator[PrivatePostgres]:
+    # Not under pytest's temporary folder: every pytest run that starts on the machine
+    # makes /tmp/pytest-of-<user> private again, and the cluster's own user (postgres)
+    # would lose its way to the data directory in the middle of a test.
+    directory = Path(tempfile.mkdtemp(prefix="domino-pg-"))
+    postgres = PrivatePostgres(directory)
     postgres.init()
     postgres.start()
     yield postgres
     with contextlib.suppress(subprocess.CalledProcessError):  # already stopped by the test
         postgres.stop()
+    pid_file = postgres.directory / "postmaster.pid"
+    if pid_file.exists():  # pg_ctl could not stop it: end the postmaster by its own id
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            os.kill(int(pid_file.read_text().split()[0]), signal.SIGQUIT)
+    shutil.rmtree(directory, ignore_errors=True)
