@@ -28,9 +28,9 @@ class Settings(BaseSettings):
     redis_unpersisted_ok: bool = False
     # PROTOCOL §2a: how often sockets with table subscriptions get `table.heartbeat`.
     heartbeat_seconds: float = 10.0
-    # Browser origins allowed to open the websocket and make state-changing requests,
-    # comma-separated ("https://domino.example,https://www.domino.example"); empty: only
-    # the server's own origin, as the request's Host (and scheme) name it.
+    # Browser origins allowed to open the websocket and make state-changing requests
+    # besides the server's own (as the request's Host and scheme name it), comma-separated:
+    # "https://domino.example,https://www.domino.example".
     allowed_origins: str = ""
     secret_key: str = DEVELOPMENT_SECRET
     token_seconds: int = 7 * 24 * 3600

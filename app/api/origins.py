@@ -5,9 +5,9 @@ note), which rests on two headers every browser of the last years sends and no p
 can forge, in front of every route and the websocket:
 
 - `Origin`: a websocket handshake or a state-changing request (POST, PUT, PATCH,
-  DELETE) that names an origin must name an allowed one (`DOMINO_ALLOWED_ORIGINS`, by
-  default the server's own origin as the request's Host and scheme say); `null`
-  (sandboxed frames, `file:` pages, some redirects) is refused.
+  DELETE) that names an origin must name an allowed one: the server's own origin as the
+  request's Host and scheme say, or one of `DOMINO_ALLOWED_ORIGINS`; `null` (sandboxed
+  frames, `file:` pages, some redirects) is refused.
 - Fetch metadata: a state-changing request whose `Sec-Fetch-Site` is `same-site` or
   `cross-site` is refused unless its Origin is allowed (a sibling subdomain is another
   site to us, although SameSite=Lax cookies would reach us from it).
@@ -73,9 +73,8 @@ class OriginGuard:
         found = normal_origin(origin)
         if found is None:  # "null" and anything else that is not an origin
             return False
-        if self.allowed:
-            return found in self.allowed
-        return found == own_origin(scope, headers)
+        # The page's own origin (the site the browser sent this request to) always may.
+        return found in self.allowed or found == own_origin(scope, headers)
 
     def refusal(self, scope: Scope, headers: Headers) -> str | None:
         """Why this state-changing request is refused, or None."""
