@@ -1,6 +1,6 @@
 """Sign-in sessions: every token names one, so signing out can revoke it.
 
-Revision ID: 0002
+Revision ID: 0002_sessions
 Revises: 0001
 Create Date: 2026-11-30
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
+revision = "0002_sessions"
 down_revision = "0001"
 branch_labels = None
 depends_on = None
