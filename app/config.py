@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     # How often each process looks for running games the live store lost, to restore them
     # from their database snapshots (it also looks at start and when a table goes missing).
     recover_seconds: float = 10.0
+    # Browser origins allowed to open the websocket and make state-changing requests
+    # besides the server's own (as the request's Host and scheme name it), comma-separated:
+    # "https://domino.example,https://www.domino.example".
+    allowed_origins: str = ""
     secret_key: str = DEVELOPMENT_SECRET
     token_seconds: int = 7 * 24 * 3600
     host: str = "127.0.0.1"
@@ -92,6 +96,10 @@ class Settings(BaseSettings):
         if self.mode != "development" and self.secret_key == DEVELOPMENT_SECRET:
             raise ValueError("DOMINO_SECRET_KEY must be set outside development mode")
         return self
+
+    @property
+    def origins(self) -> tuple[str, ...]:
+        return tuple(o.strip() for o in self.allowed_origins.split(",") if o.strip())
 
     @property
     def embedded_store(self) -> bool:

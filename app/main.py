@@ -22,6 +22,7 @@ from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.i18n import install_translations
 from app.api.limits import install_body_limits
+from app.api.origins import OriginGuard
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
 from app.db.session import Database, migrate
@@ -102,6 +103,9 @@ def create_app() -> FastAPI:
     install_body_limits(app, settings.max_body_bytes)
     for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
+    # What another site's page sends (with the player's cookie) goes no further; its
+    # refusal carries the security headers too.
+    app.add_middleware(OriginGuard, allowed_origins=settings.origins)
     app.add_middleware(SecurityHeaders)
     # Outermost, so every log line of a request (the rate limiter's too) carries its id.
     app.add_middleware(observe.RequestIds)

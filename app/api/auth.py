@@ -1,21 +1,41 @@
-"""Accounts: register, log in, log out, and who am I (PROTOCOL.md §1)."""
+"""Accounts: register, log in, log out (here or everywhere), change the password, and who
+am I (PROTOCOL.md §1, §2a "Sessions")."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 
-from app.api.deps import SESSION_COOKIE, CurrentPlayer, SessionDep
+from app.api.deps import (
+    SESSION_COOKIE,
+    CurrentIdentity,
+    CurrentPlayer,
+    OptionalIdentity,
+    SessionDep,
+    SessionsDep,
+)
 from app.api.ratelimit import signin_name_limit
-from app.api.schemas import Credentials, Detail, LoginCredentials, Me, PlayerOut, Session
+from app.api.schemas import (
+    Credentials,
+    Detail,
+    LoginCredentials,
+    Me,
+    PasswordChange,
+    PlayerOut,
+    Session,
+)
 from app.config import settings
 from app.services import accounts
+from app.services.sessions import Sessions
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
-def _session(response: Response, player: accounts.PlayerRef) -> Session:
-    token = accounts.issue_token(player)
-    # The browser client authenticates with this cookie; scripts use the token.
+async def _session(
+    response: Response, sessions: Sessions, session: SessionDep, player: accounts.PlayerRef
+) -> Session:
+    token = await sessions.open(session, player)
+    # The browser client authenticates with this cookie alone (scripts never see it);
+    # outside clients use the token.
     response.set_cookie(
         SESSION_COOKIE,
         token,
@@ -28,33 +48,73 @@ def _session(response: Response, player: accounts.PlayerRef) -> Session:
     return Session(token=token, player=PlayerOut(id=player.id, name=player.name))
 
 
+def _forget_cookie(response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=settings.mode != "development")
+
+
 @router.post(
     "/auth/register",
     status_code=status.HTTP_201_CREATED,
     responses={409: {"model": Detail}},
 )
-async def register(body: Credentials, session: SessionDep, response: Response) -> Session:
+async def register(
+    body: Credentials, session: SessionDep, sessions: SessionsDep, response: Response
+) -> Session:
     try:
         player = await accounts.register(session, body.username, body.password)
     except accounts.NameTaken:
         raise HTTPException(status.HTTP_409_CONFLICT, "name taken") from None
-    return _session(response, player)
+    return await _session(response, sessions, session, player)
 
 
 @router.post("/auth/login", responses={401: {"model": Detail}})
 async def login(
-    body: LoginCredentials, session: SessionDep, response: Response, request: Request
+    body: LoginCredentials, session: SessionDep, sessions: SessionsDep, response: Response,
+    request: Request,
 ) -> Session:
     await signin_name_limit(request, body.username)
     player = await accounts.authenticate(session, body.username, body.password)
     if player is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong username or password")
-    return _session(response, player)
+    return await _session(response, sessions, session, player)
 
 
-@router.post("/auth/logout")
-async def logout(response: Response) -> dict[str, bool]:
-    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+@router.post("/auth/logout", responses={503: {"model": Detail}})
+async def logout(
+    identity: OptionalIdentity, sessions: SessionsDep, response: Response
+) -> dict[str, bool]:
+    """Revoke the caller's session at once, on every process; its sockets close (4401)."""
+    if identity is not None:
+        await sessions.revoke([identity.session_id])
+    _forget_cookie(response)
+    return {"ok": True}
+
+
+@router.post("/auth/logout-all", responses={401: {"model": Detail}, 503: {"model": Detail}})
+async def logout_all(
+    identity: CurrentIdentity, sessions: SessionsDep, response: Response
+) -> dict[str, bool]:
+    """Sign out everywhere: every session of the player, this one too."""
+    await sessions.revoke_all(identity.player.id)
+    _forget_cookie(response)
+    return {"ok": True}
+
+
+@router.post(
+    "/auth/password",
+    responses={401: {"model": Detail}, 403: {"model": Detail}, 503: {"model": Detail}},
+)
+async def change_password(
+    body: PasswordChange, identity: CurrentIdentity, session: SessionDep,
+    sessions: SessionsDep,
+) -> dict[str, bool]:
+    """A new password; every other session of the player is signed out, this one stays."""
+    if not await accounts.change_password(
+        session, identity.player.id, body.current_password, body.new_password
+    ):
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "wrong password")
+    await sessions.revoke_all(identity.player.id, keep=identity.session_id)
     return {"ok": True}
 
 

@@ -9,15 +9,19 @@ from fastapi import Depends, HTTPException, Request, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.session import Database
-from app.services.accounts import PlayerRef, player_by_token
+from app.services.accounts import PlayerRef
+from app.services.sessions import Identity, Sessions
 
 __all__ = [
     "SESSION_COOKIE",
+    "CurrentIdentity",
     "CurrentPlayer",
     "DatabaseDep",
+    "OptionalIdentity",
     "OptionalPlayer",
     "PlayerRef",
     "SessionDep",
+    "SessionsDep",
 ]
 
 SESSION_COOKIE = "domino_session"
@@ -48,23 +52,45 @@ def _token(request: Request) -> str | None:
     return request.cookies.get(SESSION_COOKIE)
 
 
-async def optional_player(request: Request, session: SessionDep) -> PlayerRef | None:
-    """The caller, or None for anonymous callers and stale or invalid tokens (spectators)."""
+def get_sessions(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.live.sessions
+    return sessions
+
+
+async def optional_identity(request: Request) -> Identity | None:
+    """The caller's session, or None for anonymous callers and expired, revoked or invalid
+    tokens (spectators). Checked without the database unless the session cache misses;
+    a store that cannot answer is a 503, never a 401."""
     token = _token(request)
-    return await player_by_token(session, token) if token else None
+    return await get_sessions(request).identify(token) if token else None
 
 
-async def current_player(
-    player: Annotated[PlayerRef | None, Depends(optional_player)],
-) -> PlayerRef:
-    if player is None:
+async def current_identity(
+    identity: Annotated[Identity | None, Depends(optional_identity)],
+) -> Identity:
+    if identity is None:
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED,
             "not authenticated (missing, invalid or expired token)",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    return player
+    return identity
 
 
+async def optional_player(
+    identity: Annotated[Identity | None, Depends(optional_identity)],
+) -> PlayerRef | None:
+    return None if identity is None else identity.player
+
+
+async def current_player(
+    identity: Annotated[Identity, Depends(current_identity)],
+) -> PlayerRef:
+    return identity.player
+
+
+SessionsDep = Annotated[Sessions, Depends(get_sessions)]
+OptionalIdentity = Annotated[Identity | None, Depends(optional_identity)]
+CurrentIdentity = Annotated[Identity, Depends(current_identity)]
 OptionalPlayer = Annotated[PlayerRef | None, Depends(optional_player)]
 CurrentPlayer = Annotated[PlayerRef, Depends(current_player)]

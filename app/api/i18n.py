@@ -252,6 +252,18 @@ MESSAGES: dict[str, tuple[str, str, str, str]] = {
         "نخستین حرکت باید {tile} باشد",
         "ການລົງຄັ້ງທຳອິດຕ້ອງເປັນ {tile}",
     ),
+    "cross-origin request refused": (
+        "запрос с чужого сайта отклонён",
+        "ปฏิเสธคำขอจากเว็บไซต์อื่น",
+        "درخواست از سایت دیگر پذیرفته نشد",
+        "ປະຕິເສດຄຳຂໍຈາກເວັບໄຊອື່ນ",
+    ),
+    "wrong password": (
+        "неверный пароль",
+        "รหัสผ่านไม่ถูกต้อง",
+        "رمز عبور نادرست است",
+        "ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ",
+    ),
 }
 
 # A code's general sentence, for a message without its own template.

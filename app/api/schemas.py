@@ -24,6 +24,12 @@ class LoginCredentials(BaseModel):
     password: str = Field(max_length=1024)
 
 
+class PasswordChange(BaseModel):
+    current_password: str = Field(max_length=1024)
+    # The registration rule for passwords (PROTOCOL.md §1).
+    new_password: str = Field(min_length=8, max_length=128)
+
+
 class PlayerOut(BaseModel):
     id: int
     name: str

@@ -38,9 +38,10 @@ from app.api.protocol import (
 )
 from app.api.ratelimit import SocketLimits, client_address
 from app.services import lobby, play
-from app.services.accounts import PlayerRef, player_for_token
+from app.services.accounts import PlayerRef
 from app.services.feed import Snapshot
 from app.services.runtime import LiveTables
+from app.services.sessions import Identity
 from app.services.tables import Change, ServiceError, now_ms
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,10 @@ class Connection:
         self.live = live
         self.conn_id = f"{live.process_id}:{next(_conn_numbers)}"
         self.player: PlayerRef | None = None
+        self.session_id: str | None = None
+        # A handshake cookie that could not be checked (a store was down): hello tries again.
+        self.unchecked_cookie: str | None = None
+        self.close_code = 1008
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.last_sent: dict[str, int] = {}
         # While a command of this socket is changing a table, announcements of that table
@@ -144,11 +149,37 @@ class Connection:
             while True:
                 message = await self.outbox.get()
                 if message is None:
-                    await self.ws.close(code=1008)
+                    await self.ws.close(code=self.close_code)
                     return
                 await self.ws.send_text(orjson.dumps(message).decode())
         except Exception:  # the peer went away; the read loop notices too
             self.closed = True
+
+    # -- sessions -----------------------------------------------------------------------
+
+    async def sign_in(self, token: str) -> Identity | None:
+        """Check `token` (raises if no store can say) and, if valid, become its player."""
+        before = self.session_id
+        identity = await self.live.sessions.sign_in(token, self)
+        if identity is not None:
+            if before is not None and before != identity.session_id:
+                self.live.sessions.unwatch(before, self)
+            self.player, self.session_id = identity.player, identity.session_id
+        return identity
+
+    def forget_session(self) -> None:
+        if self.session_id is not None:
+            self.live.sessions.unwatch(self.session_id, self)
+            self.session_id = None
+
+    def revoked(self) -> None:
+        """The session was signed out (here or on another process): close with 4401."""
+        self.player, self.session_id = None, None
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = CLOSE_BAD_TOKEN
+        self.outbox.put_nowait(None)
 
     # -- incoming ---------------------------------------------------------------------
 
@@ -207,18 +238,24 @@ class Connection:
         elif isinstance(message, Hello):
             if message.lang is not None:
                 self.lang = pick_language(message.lang)
-            if message.token is None:  # only a language: the socket stays as it is
+            before = self.player
+            if message.token is None:  # the cookie's session, or only a language
+                if self.player is None and self.unchecked_cookie is not None:
+                    # Raises again while the stores cannot say: `unavailable`, try again.
+                    await self.sign_in(self.unchecked_cookie)
+                    self.unchecked_cookie = None
+                    if not await self.hold_signed_in(before):
+                        return False
                 if self.player is not None:
                     self.reply(_welcome(self.player), msg_id)
                 return True
-            player = await player_for_token(live.db, message.token)
-            if player is None:
+            if await self.sign_in(message.token) is None:
                 await self.ws.close(code=CLOSE_BAD_TOKEN, reason="invalid token")
                 return False
-            if not await self.hold(player):
+            if not await self.hold_signed_in(before):
                 return False
-            self.player = player
-            self.reply(_welcome(player), msg_id)
+            assert self.player is not None
+            self.reply(_welcome(self.player), msg_id)
         elif isinstance(message, TableSubscribe):
             await self.subscribe(message.table_id, msg_id)
         elif isinstance(message, TableUnsubscribe):
@@ -270,6 +307,17 @@ class Connection:
                 self.conn_id,
             )
             self.reply(said, msg_id)
+        return True
+
+    async def hold_signed_in(self, before: PlayerRef | None) -> bool:
+        """`hold` for the player this socket just signed in as (`before`: who it was)."""
+        player = self.player
+        if player is None:
+            return True
+        self.player = before
+        if not await self.hold(player):
+            return False
+        self.player = player
         return True
 
     async def hold(self, player: PlayerRef) -> bool:
@@ -385,18 +433,17 @@ async def gateway(websocket: WebSocket) -> None:
     cookie = websocket.cookies.get(SESSION_COOKIE)
     if cookie:
         try:
-            conn.player = await player_for_token(live.db, cookie)
-        except (SQLAlchemyError, OSError) as error:
-            # Not knowing who this is must not make a seated player a spectator: the
-            # client reconnects (1013: try again later) and is recognised then.
+            await conn.sign_in(cookie)
+        except (RedisError, SQLAlchemyError, OSError) as error:
+            # Not knowing who this is must not make a seated player a spectator: his
+            # hello checks the cookie again (`unavailable` until a store answers).
+            metrics.count_error(error)
             log.warning("socket %s: sign-in unavailable: %r", conn.conn_id, error)
-            await websocket.close(code=CLOSE_TRY_AGAIN, reason="sign-in unavailable")
+            conn.unchecked_cookie = cookie
+        if conn.player is not None and not await conn.hold_signed_in(None):
+            conn.forget_session()
             return
         if conn.player is not None:
-            player, conn.player = conn.player, None
-            if not await conn.hold(player):
-                return
-            conn.player = player
             conn.offer(_welcome(conn.player))
     writer = asyncio.create_task(conn.write_loop())
     metrics.open_sockets.inc()
@@ -412,6 +459,7 @@ async def gateway(websocket: WebSocket) -> None:
         pass
     finally:
         conn.closed = True
+        conn.forget_session()
         metrics.open_sockets.dec()
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

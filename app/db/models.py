@@ -1,5 +1,5 @@
-"""The durable tables: players, per-variant ratings, finished games and their seats, and the
-snapshots of running games that a lost live store is recovered from.
+"""The durable tables: players, their sign-in sessions, per-variant ratings, finished games
+and their seats, and the snapshots of running games that a lost live store is recovered from.
 
 Schema changes go through Alembic (`migrations/`); these classes describe the head revision.
 """
@@ -58,6 +58,22 @@ class Player(Base):
     name_key: Mapped[str] = mapped_column(String(20), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LoginSession(Base):
+    """One sign-in: every token names one. Signing out revokes it; a revoked session's
+    token is refused everywhere although its signature and expiry are still good."""
+
+    __tablename__ = "sessions"
+
+    # Random and unguessable; the token's `sid` claim.
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_sessions_player_id", "player_id"),)
 
 
 class Rating(Base):

@@ -51,6 +51,15 @@ class Keys:
         """Set of running tables whose state should be copied to the database (a round began)."""
         return f"{self.prefix}:snapshot_due"
 
+    def session(self, session_id: str) -> str:
+        """String "{player_id}:{name}" of a valid sign-in session, "-" once it is revoked."""
+        return f"{self.prefix}:session:{session_id}"
+
+    @property
+    def sessions_channel(self) -> str:
+        """Revoked sessions are announced here, so every process closes their sockets."""
+        return f"{self.prefix}:ch:sessions"
+
     def table_channel(self, table_id: str) -> str:
         return f"{self.prefix}:ch:table:{table_id}"
 

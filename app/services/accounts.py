@@ -1,27 +1,23 @@
-"""Accounts: registration, password checks (argon2) and signed, expiring session tokens."""
+"""Accounts: registration and password checks (argon2); tokens are app/services/sessions.py's."""
 
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import jwt
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.config import settings
 from app.db.models import Player, Rating
 from app.db.session import Database, write_transaction
 from app.db.text import storable
 from app.engine import VARIANTS
 
-TOKEN_ALGORITHM = "HS256"
 _hasher = PasswordHasher()
 
 
@@ -60,44 +56,6 @@ async def _verify(password_hash: str, password: str) -> bool:
         return False
 
 
-def issue_token(player: PlayerRef, *, now: float | None = None, seconds: int | None = None) -> str:
-    issued = int(time.time() if now is None else now)
-    lifetime = settings.token_seconds if seconds is None else seconds
-    payload = {"sub": str(player.id), "name": player.name, "iat": issued, "exp": issued + lifetime}
-    return jwt.encode(payload, settings.secret_key, algorithm=TOKEN_ALGORITHM)
-
-
-def token_player_id(token: str) -> int | None:
-    """The player id of a valid, unexpired token signed by us; None for anything else."""
-    try:
-        payload: dict[str, Any] = jwt.decode(
-            token,
-            settings.secret_key,
-            algorithms=[TOKEN_ALGORITHM],
-            options={"require": ["sub", "iat", "exp"]},
-        )
-        player_id = int(payload["sub"])
-    except (jwt.InvalidTokenError, ValueError, TypeError):
-        return None
-    # Only ids we could have issued (a 32-bit primary key); anything else is not ours.
-    return player_id if 0 < player_id < 2**31 else None
-
-
-async def player_by_token(session: AsyncSession, token: str) -> PlayerRef | None:
-    player_id = token_player_id(token)
-    if player_id is None:
-        return None
-    # The account must still exist: a token outlives nothing it names.
-    player = await session.get(Player, player_id)
-    return PlayerRef(player.id, player.name) if player else None
-
-
-async def player_for_token(db: Database, token: str) -> PlayerRef | None:
-    """The player a session token belongs to (used by the websocket gateway)."""
-    async with db.session() as session:
-        return await player_by_token(session, token)
-
-
 async def register(session: AsyncSession, name: str, password: str) -> PlayerRef:
     """Create an account; raises NameTaken if the name exists in any letter case."""
     key = name_key(name)
@@ -126,6 +84,18 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> Playe
     if not await _verify(player.password_hash, password):
         return None
     return PlayerRef(player.id, player.name)
+
+
+async def change_password(
+    session: AsyncSession, player_id: int, current: str, new: str
+) -> bool:
+    """Set a new password if `current` is the player's password; False if it is not."""
+    player = await session.get(Player, player_id)
+    if player is None or not await _verify(player.password_hash, current):
+        return False
+    player.password_hash = await _hash(new)
+    await session.commit()
+    return True
 
 
 def rating_view(rating: Rating) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from app.services.clock import Clock
 from app.services.feed import Feed
 from app.services.finish import Finisher
 from app.services.recovery import Recovery
+from app.services.sessions import Sessions
 
 
 async def unpersisted_refusal(settings: Settings, store: LiveStore) -> str | None:
@@ -45,6 +46,7 @@ class LiveTables:
         self.recovery = Recovery(self.store, db)
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds,
                          recover=self.recovery.restore)
+        self.sessions = Sessions(self.store, db)
         self.finisher = Finisher(self.store, db)
         self.bots = BotTurns(self.store, self.finisher, settings.bot_think_seconds)
         self.bot_pace_ms = int(settings.bot_pace_seconds * 1000)
@@ -60,6 +62,7 @@ class LiveTables:
         if refusal is not None:
             raise RuntimeError(refusal)
         await self.feed.start()
+        await self.sessions.start(self.hub)
         # Games that finished while no process could write them (a crash, a restart).
         await self.finisher.sweep()
         self.clock.start()
@@ -70,6 +73,7 @@ class LiveTables:
         await self.clock.stop()
         await self.bots.stop()
         await self.finisher.stop()
+        await self.sessions.stop()
         await self.feed.stop()
         await self.store.close()
 

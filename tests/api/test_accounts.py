@@ -99,10 +99,10 @@ def test_the_session_cookie_authenticates_and_logout_clears_it(server):
         assert "domino_session=" in out.headers["set-cookie"]
         assert "Max-Age=0" in out.headers["set-cookie"]
         assert browser.get("/api/me").status_code == 401
-        # The token itself stays valid until it expires (scripts keep working).
+        # Signing out revoked the session: its token is refused too, though not expired.
         token = registered["token"]
         assert (
-            browser.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+            browser.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 401
         )
 
 
@@ -130,15 +130,16 @@ def test_me_without_credentials_is_401(client: httpx.Client):
     assert isinstance(response.json()["detail"], str)
 
 
-def _claims(player_id: int, *, issued: float, lifetime: int = 3600) -> dict:
-    return {"sub": str(player_id), "name": "x", "iat": int(issued), "exp": int(issued) + lifetime}
+def _claims(player_id: int, *, issued: float, lifetime: int = 3600, sid: str = "") -> dict:
+    return {"sub": str(player_id), "sid": sid, "iat": int(issued), "exp": int(issued) + lifetime}
 
 
 def test_expired_tampered_and_foreign_tokens_are_401(client: httpx.Client):
     player = register(client, "Token_Tester")
     pid = player["player"]["id"]
+    sid = jwt.decode(player["token"], SECRET, algorithms=["HS256"])["sid"]
     now = time.time()
-    good = jwt.encode(_claims(pid, issued=now), SECRET, algorithm="HS256")
+    good = jwt.encode(_claims(pid, issued=now, sid=sid), SECRET, algorithm="HS256")
     assert client.get("/api/me", headers={"Authorization": f"Bearer {good}"}).status_code == 200
 
     header, payload, signature = player["token"].split(".")
@@ -146,19 +147,27 @@ def test_expired_tampered_and_foreign_tokens_are_401(client: httpx.Client):
     other = jwt.encode(_claims(pid + 1, issued=now), SECRET, algorithm="HS256").split(".")[1]
     bad_tokens = {
         "expired": jwt.encode(
-            _claims(pid, issued=now - 7200, lifetime=60), SECRET, algorithm="HS256"
+            _claims(pid, issued=now - 7200, lifetime=60, sid=sid), SECRET, algorithm="HS256"
         ),
+        "no session": jwt.encode({"sub": str(pid), "iat": int(now), "exp": int(now) + 60},
+                                 SECRET, algorithm="HS256"),
+        "unknown session": jwt.encode(_claims(pid, issued=now, sid="x" * 22), SECRET,
+                                      algorithm="HS256"),
+        "another's session": jwt.encode(_claims(pid + 1, issued=now, sid=sid), SECRET,
+                                        algorithm="HS256"),
         "other key": jwt.encode(
-            _claims(pid, issued=now),
+            _claims(pid, issued=now, sid=sid),
             "not-the-server-key-but-long-enough-for-hs256",
             algorithm="HS256",
         ),
         "bad signature": f"{header}.{payload}.{flipped}",
         "swapped payload": f"{header}.{other}.{signature}",
-        "alg none": jwt.encode(_claims(pid, issued=now), None, algorithm="none"),
-        "no expiry": jwt.encode({"sub": str(pid), "iat": int(now)}, SECRET, algorithm="HS256"),
-        "unknown player": jwt.encode(_claims(10**9, issued=now), SECRET, algorithm="HS256"),
-        "huge id": jwt.encode(_claims(10**15, issued=now), SECRET, algorithm="HS256"),
+        "alg none": jwt.encode(_claims(pid, issued=now, sid=sid), None, algorithm="none"),
+        "no expiry": jwt.encode({"sub": str(pid), "sid": sid, "iat": int(now)}, SECRET,
+                                algorithm="HS256"),
+        "unknown player": jwt.encode(_claims(10**9, issued=now, sid=sid), SECRET,
+                                     algorithm="HS256"),
+        "huge id": jwt.encode(_claims(10**15, issued=now, sid=sid), SECRET, algorithm="HS256"),
         "garbage": "not-a-token",
     }
     for name, token in bad_tokens.items():

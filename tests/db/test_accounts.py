@@ -1,32 +1,63 @@
-"""The accounts service as the websocket gateway uses it: tokens back to players."""
+"""The accounts and sessions services: tokens back to players, sessions that sign out."""
 
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import select, update
 
+from app.db.models import LoginSession
 from app.db.session import Database
-from app.services.accounts import (
-    NameTaken,
-    PlayerRef,
-    authenticate,
-    issue_token,
-    player_for_token,
-    register,
-)
+from app.live.store import LiveStore, connect
+from app.services.accounts import NameTaken, PlayerRef, authenticate, register
+from app.services.sessions import Sessions, issue_token
 
 
-async def test_player_for_token(db: Database):
+async def test_tokens_name_sessions_that_sign_out(db: Database):
+    sessions = Sessions(LiveStore(connect(""), "accounts"), db)
     async with db.session() as session:
         masha = await register(session, "Masha", "password123")
-    assert await player_for_token(db, issue_token(masha)) == PlayerRef(masha.id, "Masha")
+        token = await sessions.open(session, masha)
+        other = await sessions.open(session, masha)
+    found = await sessions.identify(token)
+    assert found is not None and found.player == PlayerRef(masha.id, "Masha")
+    sid = found.session_id
 
-    expired = issue_token(masha, now=time.time() - 3600, seconds=60)
-    assert await player_for_token(db, expired) is None
-    assert await player_for_token(db, issue_token(PlayerRef(masha.id + 1, "ghost"))) is None
-    assert await player_for_token(db, "") is None
-    assert await player_for_token(db, issue_token(masha) + "x") is None
+    expired = issue_token(masha.id, sid, now=time.time() - 3600, seconds=60)
+    assert await sessions.identify(expired) is None
+    assert await sessions.identify(issue_token(masha.id + 1, sid)) is None
+    assert await sessions.identify(issue_token(masha.id, "no-such-session")) is None
+    assert await sessions.identify("") is None
+    assert await sessions.identify(token + "x") is None
+
+    # Known from the database alone (a cold cache), and revoked there too.
+    await sessions.cache.redis.flushall()
+    assert await sessions.identify(token) == found
+    await sessions.revoke([sid])
+    assert await sessions.identify(token) is None
+    await sessions.cache.redis.flushall()
+    assert await sessions.identify(token) is None
+    assert await sessions.identify(other) is not None
+    assert await sessions.revoke_all(masha.id) == 1
+    assert await sessions.identify(other) is None
+
+
+async def test_a_new_sign_in_clears_the_players_expired_sessions(db: Database):
+    sessions = Sessions(LiveStore(connect(""), "expiry"), db)
+    async with db.session() as session:
+        olga = await register(session, "Olga", "password123")
+        other = await register(session, "Other", "password123")
+        for who in (olga, olga, other):
+            await sessions.open(session, who)
+        long_ago = datetime(2020, 1, 1, tzinfo=UTC)
+        await session.execute(update(LoginSession).values(expires_at=long_ago))
+        await session.commit()
+        kept = await sessions.open(session, olga)
+        rows = (await session.execute(select(LoginSession.player_id))).scalars().all()
+    assert sorted(rows) == sorted([olga.id, other.id])
+    assert await sessions.identify(kept) is not None
 
 
 async def test_register_and_authenticate(db: Database):

@@ -16,7 +16,7 @@ from app.db.models import Base
 from app.db.session import create_engine, downgrade, migrate
 from tests.servers import REPO
 
-TABLES = {"players", "ratings", "games", "game_players", "live_snapshots"}
+TABLES = {"players", "sessions", "ratings", "games", "game_players", "live_snapshots"}
 
 
 async def _tables(url: str) -> set[str]:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+import jwt
+import redis.asyncio as aioredis
 
 from tests.e2e.client import Message, Player, autoplay, register
 from tests.e2e.game import Seated, seat_players
@@ -134,6 +136,16 @@ async def test_sign_in_without_the_database_says_try_again(
             async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
                 account = await register(http)
             await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+            # The session cache knows the session: no database needed.
+            player = await Player(server.ws_url).connect()
+            reply = await player.request({"type": "hello", "token": account.token})
+            assert reply["type"] == "welcome", reply
+            await player.close()
+            # A session the cache has lost must be read from the database: try again.
+            sid = jwt.decode(account.token, options={"verify_signature": False})["sid"]
+            cache = aioredis.from_url(redis_url)
+            await cache.delete(f"{redis_prefix}_gone:session:{sid}")
+            await cache.aclose()
             player = await Player(server.ws_url).connect()
             reply = await player.request({"type": "hello", "token": account.token})
             assert reply["type"] == "error" and reply["code"] == "unavailable", reply

@@ -1,5 +1,6 @@
 """Real server processes for the security tests, each module with its own Redis prefix
-(so the rate limits and caps one module spends never reach another's)."""
+(so the rate limits and caps one module spends never reach another's); a pair shares one,
+so what one process learns (a sign-out) must reach the other."""
 
 from __future__ import annotations
 
@@ -47,3 +48,21 @@ def server(
 ) -> Iterator[Server]:
     with servers(pg_url, redis_url, tmp_path_factory.mktemp("security")) as running:
         yield running[0]
+
+
+@pytest.fixture(scope="module")
+def security_pair(
+    pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Server]]:
+    with servers(pg_url, redis_url, tmp_path_factory.mktemp("security"), count=2) as running:
+        yield running[0], running[1]
+
+
+@pytest.fixture(scope="module")
+def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The defaults: a SQLite file and the in-process live store."""
+    log_dir = tmp_path_factory.mktemp("security-embedded")
+    env = {"DOMINO_DATABASE_URL": f"sqlite+aiosqlite:///{log_dir / 'domino.db'}",
+           "DOMINO_REDIS_URL": ""}
+    with run_server(env, log_dir=log_dir) as running:
+        yield running

@@ -1,15 +1,14 @@
-// HTTP calls and the signed-in identity (token kept in localStorage so a reload
-// stays signed in; the server's HttpOnly cookie is a second channel we don't read).
+// HTTP calls and who is signed in. The session itself is the server's HttpOnly cookie,
+// which no script can read: the browser sends it with every request and the websocket
+// handshake. Only the player's public id and name are kept here, to draw the page.
 
 import { lang, t } from "./i18n.js";
 
-const TOKEN_KEY = "domino.token";
 const PLAYER_KEY = "domino.player";
+// Where older versions of the client kept the token: removed wherever it is still found.
+localStorage.removeItem("domino.token");
 
 export const auth = {
-  get token() {
-    return localStorage.getItem(TOKEN_KEY);
-  },
   get player() {
     try {
       return JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
@@ -18,14 +17,12 @@ export const auth = {
     }
   },
   get signedIn() {
-    return Boolean(this.token && this.player);
+    return Boolean(this.player);
   },
-  set(token, player) {
-    localStorage.setItem(TOKEN_KEY, token);
-    localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+  set(player) {
+    localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: player.id, name: player.name }));
   },
   clear() {
-    localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(PLAYER_KEY);
   },
 };
@@ -51,11 +48,26 @@ function describeDetail(detail, status) {
   return t("error.request_failed", { status });
 }
 
+// A 503 (`unavailable`: the server could not reach its data, nothing changed) is tried
+// again after the wait it names, doubling, a few times.
+const RETRIES = 4;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export async function api(method, path, body) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request(method, path, body);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 503 || attempt >= RETRIES) throw err;
+      await sleep(Math.min(8000, (err.retryMs || 500) * 2 ** attempt));
+    }
+  }
+}
+
+async function request(method, path, body) {
   // The server says its `detail`s for people in this language.
   const headers = { Accept: "application/json", "Accept-Language": lang() };
-  const token = auth.token;
-  if (token) headers.Authorization = `Bearer ${token}`;
   const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -76,7 +88,11 @@ export async function api(method, path, body) {
       data = null;
     }
   }
-  if (!response.ok) throw new ApiError(response.status, data && data.detail);
+  if (!response.ok) {
+    const error = new ApiError(response.status, data && data.detail);
+    error.retryMs = data && typeof data.retry_ms === "number" ? data.retry_ms : null;
+    throw error;
+  }
   return data;
 }
 

@@ -2,7 +2,7 @@
 // #/replay/GAMEID, #/rules/VARIANT, #/signin), the site header and its switches
 // (language, colour scheme, sound).
 
-import { auth } from "./api.js";
+import { auth, get } from "./api.js";
 import { setTitle } from "./alerts.js";
 import { h, replace, s } from "./dom.js";
 import { LANGUAGES, applyLanguage, lang, setLang, t } from "./i18n.js";
@@ -140,10 +140,23 @@ window.addEventListener("domino:lang", () => {
   socket.sayLanguage();
   route();
 });
+/** The cookie may have expired or been signed out elsewhere while the tab was closed. */
+async function checkSession() {
+  if (!auth.signedIn) return;
+  try {
+    auth.set(await get("/api/me"));
+  } catch (err) {
+    if (err.status !== 401) return; // unreachable for now: the socket will tell
+    auth.clear();
+  }
+  renderHeader();
+}
+
 applyTheme();
 applyLanguage();
 translateStatic();
 renderHeader();
 socket.connect();
+checkSession();
 // Variant names and option words come from the server: draw the first page once they are here.
 loadVariants().catch(() => {}).finally(route);

@@ -1,8 +1,15 @@
-// One WebSocket per tab (PROTOCOL §2): reconnects with backoff, says hello with the
-// token, and lets views register handlers and "on open" re-subscriptions.
+// One WebSocket per tab (PROTOCOL §2): reconnects with backoff, is signed in by the
+// session cookie its handshake carries (no token ever passes through a script), says
+// hello, tries again whatever the server could not do for now (`unavailable`), and lets
+// views register handlers and "on open" re-subscriptions.
 
 import { auth } from "./api.js";
 import { lang } from "./i18n.js";
+
+// Commands answered by a reply carrying their id: tried again after `unavailable`.
+const RETRIED = new Set(["hello", "lobby.subscribe", "table.subscribe", "play", "resign", "chat", "rematch"]);
+const MAX_TRIES = 8;
+const MAX_TRACKED = 200;
 
 class Socket {
   constructor() {
@@ -15,6 +22,8 @@ class Socket {
     this.pingTimer = null;
     this.wanted = false;
     this.seqs = new Map(); // table_id -> the newest seq this tab has been shown
+    this.pending = new Map(); // id -> {msg, tries, ws}: commands not answered yet
+    this.ids = 0;
   }
 
   url() {
@@ -32,13 +41,14 @@ class Socket {
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
       this.retry = 0;
-      const token = auth.token;
-      // hello names the language of error messages (and the token, if there is one).
-      ws.send(JSON.stringify(token ? { type: "hello", token, lang: lang() } : { type: "hello", lang: lang() }));
+      this.pending.clear();
+      // hello names the language of error messages; the cookie has named the player, and
+      // hello is answered by `welcome` (or `unavailable` while he cannot be checked).
+      this.transmit(ws, { type: "hello", lang: lang() });
       for (const hook of [...this.openHooks]) hook();
       const queued = this.queue;
       this.queue = [];
-      for (const msg of queued) ws.send(JSON.stringify(msg));
+      for (const msg of queued) this.transmit(ws, msg);
       this.emit("connection", { type: "connection", connected: true });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -51,6 +61,10 @@ class Socket {
       } catch {
         return;
       }
+      if (msg.id !== undefined && this.pending.has(msg.id)) {
+        if (msg.type === "error" && msg.code === "unavailable" && this.tryAgain(msg)) return;
+        this.pending.delete(msg.id);
+      }
       if (msg.type === "welcome") this.me = msg.player;
       if (msg.type === "table.state") this.seqs.set(msg.table_id, msg.seq);
       if (msg.type === "table.heartbeat") this.catchUp(msg.tables || {});
@@ -60,9 +74,10 @@ class Socket {
       if (ws !== this.ws) return;
       clearInterval(this.pingTimer);
       this.me = null;
+      this.pending.clear();
       this.emit("connection", { type: "connection", connected: false });
       if (ev.code === 4401) {
-        // The token is no longer valid: forget it and carry on as a spectator.
+        // The session was signed out (here or elsewhere): carry on as a spectator.
         auth.clear();
         this.emit("unauthorized", { type: "unauthorized" });
       }
@@ -81,6 +96,29 @@ class Socket {
     }
   }
 
+  /** Send `msg` on `ws`, with an id if it is a command the server answers. */
+  transmit(ws, msg) {
+    if (RETRIED.has(msg.type)) {
+      if (msg.id === undefined) msg = { ...msg, id: `c${++this.ids}` };
+      this.pending.set(msg.id, { msg, tries: 0, ws });
+      if (this.pending.size > MAX_TRACKED) this.pending.delete(this.pending.keys().next().value);
+    }
+    ws.send(JSON.stringify(msg));
+  }
+
+  /** `unavailable`: send the command again after the wait it names, doubling. */
+  tryAgain(error) {
+    const entry = this.pending.get(error.id);
+    if (!entry || entry.tries >= MAX_TRIES) return false;
+    const delay = Math.min(8000, (error.retry_ms || 500) * 2 ** entry.tries++);
+    setTimeout(() => {
+      if (this.pending.get(error.id) !== entry) return;
+      if (entry.ws === this.ws && this.connected) entry.ws.send(JSON.stringify(entry.msg));
+      else this.pending.delete(error.id); // a new socket says hello and subscribes anew
+    }, delay);
+    return true;
+  }
+
   reopen() {
     this.ws = null;
     this.connect();
@@ -88,14 +126,21 @@ class Socket {
 
   /** Reconnect now, e.g. after signing in or out, so the socket carries the new identity. */
   restart() {
-    const old = this.ws;
-    this.ws = null;
-    if (old) old.close(1000);
+    this.hangUp();
     this.connect();
   }
 
+  /** Close the socket without reconnecting (until `connect`). */
+  hangUp() {
+    const old = this.ws;
+    this.ws = null;
+    this.me = null;
+    this.pending.clear();
+    if (old) old.close(1000);
+  }
+
   send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.transmit(this.ws, msg);
     else if (msg.type !== "ping") this.queue.push(msg);
   }
 
@@ -110,13 +155,13 @@ class Socket {
    */
   sendNow(msg) {
     if (!this.connected) return false;
-    this.ws.send(JSON.stringify(msg));
+    this.transmit(this.ws, msg);
     return true;
   }
 
   /** Send only on an open socket (a reconnect forgets subscriptions by itself). */
   sendIfOpen(msg) {
-    if (this.connected) this.ws.send(JSON.stringify(msg));
+    if (this.connected) this.transmit(this.ws, msg);
   }
 
   get connected() {

@@ -21,20 +21,24 @@ function authChanged() {
   window.dispatchEvent(new CustomEvent("domino:auth"));
 }
 
-export function signedIn(token, player) {
-  auth.set(token, player);
+/** Signed in: the server has set the session cookie; the socket reconnects to carry it. */
+export function signedIn(player) {
+  auth.set(player);
   socket.restart();
   authChanged();
 }
 
 export async function signOut() {
+  // This tab's socket is closed first, so the server's 4401 for the session it revokes
+  // is not taken for an expiry.
+  socket.hangUp();
+  auth.clear();
   try {
     await post("/api/auth/logout");
   } catch {
-    // A server without a logout route: forgetting the token is what matters.
+    // Unreachable: the cookie is still dropped by the next sign-in or its expiry.
   }
-  auth.clear();
-  socket.restart();
+  socket.connect();
   authChanged();
   navigate("#/signin");
 }

@@ -29,7 +29,7 @@ function authForm({ title, action, submitLabel, autocomplete, testid }) {
     button.disabled = true;
     try {
       const data = await post(action, { username: username.value, password: password.value });
-      signedIn(data.token, data.player);
+      signedIn(data.player);
       const next = sessionStorage.getItem("domino.next") || "#/lobby";
       sessionStorage.removeItem("domino.next");
       navigate(next);
