@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player, Rating
-from app.db.session import Database, write_transaction
+from app.db.session import write_transaction
 from app.db.text import storable
 from app.engine import VARIANTS
 
