@@ -13,7 +13,8 @@ reconnects to whichever process is up and says hello again. The faults:
 - `redis_restart`: Redis killed and started again (its AOF kept), twice, mid-game;
 - `redis_away`: Redis down for 10 s mid-game;
 - `redis_lost`: Redis loses everything (a flush: no persistence) mid-game;
-- `postgres_down`: PostgreSQL stopped for 15 s while games end and players reconnect;
+- `postgres_down`: PostgreSQL stopped for 15 s while games end, and every player's
+  connection dropped 3 s into it (all reconnect and sign in again while it is away);
 - `kill9`: one of the two processes killed with SIGKILL mid-game.
 
 For each it prints the games played, the moves acknowledged to their movers, the
@@ -75,6 +76,7 @@ class Servers:
 
     def __init__(self, servers: list[Server]) -> None:
         self.all = servers
+        self.sockets: set[Any] = set()  # every bot's open socket, to drop them all at once
 
     def up(self, preferred: int) -> Server:
         alive = [s for s in self.all if s.process.poll() is None]
@@ -110,7 +112,11 @@ class Bot:
             try:
                 async with websockets.connect(server.ws_url, ping_interval=None,
                                               open_timeout=5) as ws:
-                    await self.session(ws, deadline)
+                    self.servers.sockets.add(ws)
+                    try:
+                        await self.session(ws, deadline)
+                    finally:
+                        self.servers.sockets.discard(ws)
             except (TimeoutError, OSError, websockets.WebSocketException):
                 continue
 
@@ -239,7 +245,7 @@ def check(bots: list[Bot], record: dict[str, Any] | None, tally: Tally, fault: s
 
 
 async def inject(fault: str, redis: PrivateRedis, postgres: PrivatePostgres,
-                 servers: list[Server], tally: Tally) -> None:
+                 servers: Servers, tally: Tally) -> None:
     await asyncio.sleep(4)
     if fault == "redis_restart":
         for _ in range(2):
@@ -251,13 +257,19 @@ async def inject(fault: str, redis: PrivateRedis, postgres: PrivatePostgres,
         await asyncio.sleep(10)
         redis.start()
     elif fault == "redis_lost":
-        await asyncio.create_subprocess_exec("redis-cli", "-p", str(redis.port), "flushall")
+        await asyncio.create_subprocess_exec("redis-cli", "-p", str(redis.port), "flushall",
+                                             stdout=asyncio.subprocess.DEVNULL)
     elif fault == "postgres_down":
         postgres.stop()
-        await asyncio.sleep(15)
+        await asyncio.sleep(3)
+        # Every player's connection drops meanwhile: all of them sign in again while the
+        # database is away.
+        for ws in list(servers.sockets):
+            await ws.close()
+        await asyncio.sleep(12)
         postgres.start()
     elif fault == "kill9":
-        os.kill(servers[0].process.pid, signal.SIGKILL)
+        os.kill(servers.all[0].process.pid, signal.SIGKILL)
     tally.notes.append(f"{fault} injected")
 
 
@@ -288,7 +300,7 @@ async def run_fault(fault: str, games: int, seed: int) -> Tally:
         async with httpx.AsyncClient(base_url=processes[1].url, timeout=30) as http:
             tables = [await new_game(http, servers, tally, i, rng) for i in range(games)]
         deadline = time.monotonic() + 300
-        injector = asyncio.create_task(inject(fault, redis, postgres, processes, tally))
+        injector = asyncio.create_task(inject(fault, redis, postgres, servers, tally))
         await asyncio.gather(*(bot.run(deadline) for bots in tables for bot in bots))
         await injector
         for bots in tables:
