@@ -33,10 +33,6 @@ from app.services.runtime import LiveTables
 log = logging.getLogger(__name__)
 
 TOO_MANY = "too many requests; slow down"
-# How many tokens of its address's and player's message budgets a socket takes at once,
-# and how long it may spend them (one Redis round trip per that many messages).
-MESSAGE_CREDIT = 8
-MESSAGE_CREDIT_SECONDS = 30.0
 
 
 class TokenBucket:
@@ -66,11 +62,10 @@ def client_address(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
-async def take(live: LiveTables, buckets: dict[str, Budget], channel: str, upto: int = 1
-               ) -> Verdict:
+async def take(live: LiveTables, buckets: dict[str, Budget], channel: str) -> Verdict:
     """One request against `buckets`; counted in the metrics when refused."""
     try:
-        verdict = await live.limiter.take(buckets, upto)
+        verdict = await live.limiter.take(buckets)
     except (RedisError, OSError) as error:
         metrics.count_error(error)
         log.warning("rate limits skipped: the live store is unavailable: %r", error)
@@ -156,11 +151,6 @@ class SocketLimits:
         self.live = live
         self.address = address
         self.own = TokenBucket(settings.ws_socket_rate, settings.ws_socket_burst)
-        # Tokens of the shared message buckets this socket took ahead (for whom, until when):
-        # its next messages spend these without a round trip to Redis.
-        self.credit = 0
-        self.credit_for: int | None = None
-        self.credit_until = 0.0
 
     async def connect(self) -> Verdict:
         budget = Budget(settings.ws_connect_rate, settings.ws_connect_burst)
@@ -170,11 +160,6 @@ class SocketLimits:
         if not self.own.take():
             metrics.rate_limited.labels("ws").inc()
             return Verdict(False, self.own.retry_ms())
-        now = time.monotonic()
-        if not chat and self.credit > 0 and self.credit_for == player_id \
-                and now < self.credit_until:
-            self.credit -= 1
-            return Verdict(True, 0)
         buckets = {f"ws:{self.address}": Budget(settings.ws_address_rate,
                                                  settings.ws_address_burst)}
         if player_id is not None:
@@ -182,11 +167,4 @@ class SocketLimits:
                                                       settings.ws_player_burst)
             if chat:
                 buckets[f"chat:{player_id}"] = Budget(settings.chat_rate, settings.chat_burst)
-        # Chat is counted one by one (its budget is small); other messages take a few
-        # tokens ahead. Those were spent from the shared budget when taken, so the limit
-        # only ever bites earlier, never later; what a socket does not use in time is lost.
-        verdict = await take(self.live, buckets, "ws", upto=1 if chat else MESSAGE_CREDIT)
-        if verdict.allowed and not chat:
-            self.credit, self.credit_for = verdict.taken - 1, player_id
-            self.credit_until = now + MESSAGE_CREDIT_SECONDS
-        return verdict
+        return await take(self.live, buckets, "ws")

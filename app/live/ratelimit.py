@@ -13,33 +13,31 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
-# KEYS: the buckets. ARGV: how many tokens to take at most, then rate and burst of each,
-# in KEYS' order. Returns {1, n} when every bucket had a token (n taken from each: as many
-# as all of them hold, at most the number asked), else {0, ms until the emptiest would
-# have one} and nothing taken.
+# KEYS: the buckets. ARGV: rate and burst of each, in KEYS' order.
+# Returns {1, 0} when every bucket had a token (one taken from each), else {0, ms until
+# the emptiest would have one} and nothing taken.
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local levels, wait, n = {}, 0, tonumber(ARGV[1])
+local levels, wait = {}, 0
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
   local b = redis.call('HMGET', key, 'tokens', 'at')
   local tokens, at = tonumber(b[1]) or burst, tonumber(b[2]) or now
   tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
   levels[i] = tokens
-  n = math.min(n, math.floor(tokens))
   if tokens < 1 then
     wait = math.max(wait, math.ceil((1 - tokens) * 1000 / rate))
   end
 end
 if wait > 0 then return {0, wait} end
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
-  redis.call('HSET', key, 'tokens', tostring(levels[i] - n), 'at', now)
+  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  redis.call('HSET', key, 'tokens', tostring(levels[i] - 1), 'at', now)
   -- forgotten once it would be full again anyway (at most a day)
   redis.call('PEXPIRE', key, math.min(86400000, math.ceil(burst * 1000 / rate) + 1000))
 end
-return {1, n}
+return {1, 0}
 """
 
 
@@ -55,7 +53,6 @@ class Budget:
 class Verdict:
     allowed: bool
     retry_ms: int  # when refused: how long until it would be allowed
-    taken: int = 1  # when allowed: how many tokens were taken (see `take`'s `upto`)
 
 
 class RateLimiter:
@@ -66,17 +63,13 @@ class RateLimiter:
     def key(self, kind: str, who: str) -> str:
         return f"{self.prefix}:rate:{kind}:{who}"
 
-    async def take(self, buckets: dict[str, Budget], upto: int = 1) -> Verdict:
-        """One request against every bucket named (kind:who -> its budget). `upto`: take
-        up to that many tokens at once, as many as every bucket holds (at least one), for
-        requests to come that the caller then allows without asking again."""
+    async def take(self, buckets: dict[str, Budget]) -> Verdict:
+        """One request against every bucket named (kind:who -> its budget)."""
         if not buckets:
             return Verdict(True, 0)
         keys = [self.key(*name.split(":", 1)) for name in buckets]
-        args: list[float] = [upto]
+        args: list[float] = []
         for budget in buckets.values():
             args += [max(budget.rate, 1e-6), budget.burst]
-        allowed, value = await self._take(keys=keys, args=args)
-        if int(allowed):
-            return Verdict(True, 0, int(value))
-        return Verdict(False, int(value))
+        allowed, wait = await self._take(keys=keys, args=args)
+        return Verdict(bool(int(allowed)), int(wait))
