@@ -127,8 +127,7 @@ class General(Game):
 
     # -- views and state -----------------------------------------------------------------
     def standings_view(self, seat: int) -> dict[str, Any]:
-        score = self.generals[self.sides.of(seat)]
-        return {"account": score, "opened": True, "remembered": 0} | self.sides.view(seat)
+        return self.sides.standing(seat, self.generals)
 
     def standings_record(self) -> Standings:
         return {"scores": self.final_scores()}

@@ -188,8 +188,7 @@ class SeaGoat(Game):
 
     # -- views and state -----------------------------------------------------------------
     def standings_view(self, seat: int) -> dict[str, Any]:
-        score = self.totals[self.sides.of(seat)]
-        return {"account": score, "opened": True, "remembered": 0} | self.sides.view(seat)
+        return self.sides.standing(seat, self.totals)
 
     def standings_record(self) -> Standings:
         return {"scores": self.final_scores()}

@@ -78,8 +78,7 @@ class SportGoat(Game):
                                  margin_gains(self.totals, winners))
 
     def standings_view(self, seat: int) -> dict[str, Any]:
-        score = self.totals[self.sides.of(seat)]
-        return {"account": score, "opened": True, "remembered": 0} | self.sides.view(seat)
+        return self.sides.standing(seat, self.totals)
 
     def standings_record(self) -> Standings:
         return {"scores": self.final_scores()}

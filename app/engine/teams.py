@@ -78,6 +78,11 @@ class Sides:
         """What a seat's entry in `view.seats` says of its team (`team`), nothing without."""
         return {"team": self.of(seat)} if self.teams else {}
 
+    def standing(self, seat: int, by_side: Sequence[int]) -> dict[str, Any]:
+        """A seat's standing in a game scored per side (its side's score, always open)."""
+        return {"account": by_side[self.of(seat)], "opened": True, "remembered": 0} \
+            | self.view(seat)
+
     def result(
         self,
         reason: str,
