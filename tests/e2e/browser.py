@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -94,6 +95,25 @@ def sign_up(tab: Tab, server: Server, name: str, *, then: str = "#/lobby", go: b
     page.wait_for_url(re.compile(f"{re.escape(then)}$"))
     if then == "#/lobby":
         expect(page.locator("[data-testid=table-list]")).to_be_attached()
+
+
+def signed_up_tabs(open_tab: Callable[..., Tab], server: Server, names: list[str],
+                   viewports: list[Any]) -> list[Tab]:
+    """A tab per name, in its viewport, each signed up as that name."""
+    tabs = [open_tab(v) for v in viewports]
+    for tab, name in zip(tabs, names, strict=True):
+        sign_up(tab, server, name)
+    return tabs
+
+
+def others_join(tabs: list[Tab], server: Server) -> str:
+    """After the first tab made a table: every other tab opens it and joins; its id."""
+    tabs[0].page.wait_for_url(re.compile(r"#/table/"))
+    table_id = tabs[0].page.url.split("#/table/")[1]
+    for tab in tabs[1:]:
+        tab.page.goto(f"{server.url}/#/table/{table_id}")
+        tab.page.get_by_role("button", name="Join this table").click()
+    return table_id
 
 
 def hand_of(page: Page) -> list[str]:

@@ -17,11 +17,12 @@ from playwright.sync_api import Page, expect
 from tests.e2e.browser import (
     DESKTOP,
     PHONE,
-    Tab,
     finished,
+    others_join,
     seq_of,
     shot,
     sign_up,
+    signed_up_tabs,
     take_turn,
     wait_seq_after,
 )
@@ -48,9 +49,7 @@ def summary_hands(page: Page) -> list[list[str]]:
 def test_four_players_play_sport_goat_to_the_last_round(server: Server, open_tab) -> None:
     suffix = secrets.token_hex(3)
     names = [f"{n}_{suffix}" for n in ("masha", "alex", "olya", "serg")]
-    tabs: list[Tab] = [open_tab(v) for v in (DESKTOP, PHONE, DESKTOP, PHONE)]
-    for tab, name in zip(tabs, names, strict=True):
-        sign_up(tab, server, name)
+    tabs = signed_up_tabs(open_tab, server, names, [DESKTOP, PHONE, DESKTOP, PHONE])
     a = tabs[0]
     form = a.page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("sport_goat")
@@ -62,11 +61,7 @@ def test_four_players_play_sport_goat_to_the_last_round(server: Server, open_tab
     form.locator("input[name=turn_seconds]").fill("300")
     form.locator("input[name=round_pause_seconds]").fill("2")
     form.get_by_role("button", name="Create table").click()
-    a.page.wait_for_url(re.compile(r"#/table/"))
-    table_id = a.page.url.split("#/table/")[1]
-    for tab in tabs[1:]:
-        tab.page.goto(f"{server.url}/#/table/{table_id}")
-        tab.page.get_by_role("button", name="Join this table").click()
+    others_join(tabs, server)
 
     for i, tab in enumerate(tabs):
         page = tab.page
@@ -147,9 +142,7 @@ def test_a_general_round_in_the_browser(server: Server, open_tab) -> None:
     lead, and the first round's summary says whether it made a General."""
     suffix = secrets.token_hex(3)
     names = [f"{n}_{suffix}" for n in ("nok", "lan", "khamla", "vong")]
-    tabs: list[Tab] = [open_tab(v) for v in (DESKTOP, PHONE, DESKTOP, PHONE)]
-    for tab, name in zip(tabs, names, strict=True):
-        sign_up(tab, server, name)
+    tabs = signed_up_tabs(open_tab, server, names, [DESKTOP, PHONE, DESKTOP, PHONE])
     a = tabs[0]
     form = a.page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("general")
@@ -158,11 +151,7 @@ def test_a_general_round_in_the_browser(server: Server, open_tab) -> None:
     form.locator("input[name=turn_seconds]").fill("300")
     form.locator("input[name=round_pause_seconds]").fill("30")
     form.get_by_role("button", name="Create table").click()
-    a.page.wait_for_url(re.compile(r"#/table/"))
-    table_id = a.page.url.split("#/table/")[1]
-    for tab in tabs[1:]:
-        tab.page.goto(f"{server.url}/#/table/{table_id}")
-        tab.page.get_by_role("button", name="Join this table").click()
+    others_join(tabs, server)
     for tab in tabs:
         expect(tab.page.locator("[data-testid=generals-tally]")).to_have_text("Generals: A 0 · B 0")
     # Whoever holds 1-1 may lead nothing else.

@@ -7,7 +7,6 @@ Screenshots land in artifacts/screenshots/.
 
 from __future__ import annotations
 
-import re
 import secrets
 import time
 
@@ -17,10 +16,10 @@ from playwright.sync_api import Page, expect
 from tests.e2e.browser import (
     DESKTOP,
     PHONE,
-    Tab,
+    others_join,
     seq_of,
     shot,
-    sign_up,
+    signed_up_tabs,
     wait_seq_after,
 )
 from tests.servers import Server
@@ -74,20 +73,14 @@ def fits_the_board(page: Page) -> None:
 def test_four_players_play_mexican_train_in_the_browser(server: Server, open_tab) -> None:
     suffix = secrets.token_hex(3)
     names = [f"{n}_{suffix}" for n in ("nok", "lan", "khamla", "vong")]
-    tabs: list[Tab] = [open_tab(v) for v in (DESKTOP, PHONE, DESKTOP, PHONE)]
-    for tab, name in zip(tabs, names, strict=True):
-        sign_up(tab, server, name)
+    tabs = signed_up_tabs(open_tab, server, names, [DESKTOP, PHONE, DESKTOP, PHONE])
     a = tabs[0]
     form = a.page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("mexican_train")
     form.locator("select[name=seats]").select_option("4")
     form.locator("input[name=turn_seconds]").fill("300")
     form.get_by_role("button", name="Create table").click()
-    a.page.wait_for_url(re.compile(r"#/table/"))
-    table_id = a.page.url.split("#/table/")[1]
-    for tab in tabs[1:]:
-        tab.page.goto(f"{server.url}/#/table/{table_id}")
-        tab.page.get_by_role("button", name="Join this table").click()
+    others_join(tabs, server)
     for tab in tabs:
         page = tab.page
         expect(page.locator("[data-testid=engine]")).to_contain_text("Engine 12-12")
