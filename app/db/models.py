@@ -152,6 +152,9 @@ class LiveSnapshot(Base):
     __tablename__ = "live_snapshots"
 
     table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    # The live store the table lives in (its Redis key prefix): only that store's processes
+    # restore it, though other deployments may share the database.
+    store: Mapped[str] = mapped_column(String(64))
     game_id: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer)
     # The table's state (the current round) and the rounds already over, as stored live.

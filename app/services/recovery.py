@@ -77,6 +77,7 @@ class Recovery:
         rounds = await self.store.archived_rounds(table_id) if archived else []
         row = {
             "table_id": table_id,
+            "store": self.store.keys.prefix,
             "game_id": state["game_id"],
             "version": current.version,
             "state": state,
@@ -96,7 +97,9 @@ class Recovery:
     async def restore_missing(self) -> list[str]:
         """Put back every table with a snapshot that the live store lost."""
         async with self.db.session() as session:
-            table_ids = list(await session.scalars(select(LiveSnapshot.table_id)))
+            table_ids = list(await session.scalars(
+                select(LiveSnapshot.table_id).where(LiveSnapshot.store == self.store.keys.prefix)
+            ))
         if not table_ids:
             return []
         return [t for t in await self.store.missing(table_ids) if await self.restore(t)]
@@ -106,8 +109,8 @@ class Recovery:
         snapshot, its game is already written, or the table is there after all."""
         async with self.db.session() as session:
             snapshot = await session.get(LiveSnapshot, table_id)
-            if snapshot is None:
-                return False
+            if snapshot is None or snapshot.store != self.store.keys.prefix:
+                return False  # none, or another live store's table (a shared database)
             written = await session.get(GameRow, snapshot.game_id)
         if written is not None:  # the result is in; only the snapshot's deletion was lost
             async with self.db.session() as session, session.begin():

@@ -23,6 +23,7 @@ def upgrade() -> None:
     op.create_table(
         "live_snapshots",
         sa.Column("table_id", sa.String(64), nullable=False),
+        sa.Column("store", sa.String(64), nullable=False),
         sa.Column("game_id", sa.String(64), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("state", JSONType, nullable=False),

@@ -77,3 +77,22 @@ async def test_a_game_the_store_lost_goes_on_from_its_snapshot_to_its_result(
             await asyncio.sleep(0.2)
         assert await database_value(pg_url, "SELECT count(*) FROM game_players WHERE game_id = $1",
                              saved["game_id"]) == 4
+
+
+async def test_a_game_is_restored_only_into_the_live_store_it_came_from(
+    pg_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    """Deployments that share a database but not a live store (another Redis prefix) never
+    take each other's games: each finds its own tables missing, not the other's."""
+    env = _env(pg_url, redis_url)
+    other = {**env, "DOMINO_REDIS_PREFIX": f"{env['DOMINO_REDIS_PREFIX']}_other"}
+    with run_server(env, log_dir=tmp_path) as home, run_server(other, log_dir=tmp_path):
+        seated = await seat_players([home])
+        await seated.first_playing_state()
+        await saved_snapshot(pg_url, seated.table_id)
+        await asyncio.sleep(3)  # the other store's processes have looked for lost tables
+        found = subprocess.run(
+            ["redis-cli", "-u", redis_url, "exists",
+             f"{other['DOMINO_REDIS_PREFIX']}:table:{seated.table_id}"],
+            capture_output=True, text=True, check=True).stdout.strip()
+        assert found == "0"
