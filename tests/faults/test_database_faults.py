@@ -13,8 +13,8 @@ from pathlib import Path
 
 import asyncpg
 
-from tests.e2e.client import autoplay
 from tests.e2e.game import seat_players
+from tests.faults.games import played_fairly_to_the_end
 from tests.faults.stores import PrivatePostgres
 from tests.servers import run_server
 
@@ -46,14 +46,8 @@ async def test_games_end_while_the_database_is_stopped_and_are_written_once_afte
             await seated.first_playing_state()
         private_postgres.stop()
 
-        rng = random.Random(11)
-        finals = await asyncio.gather(*(
-            autoplay(p, seated.table_id, random.Random(rng.random()), timeout=240)
-            for seated in games for p in seated.players))
-        for final in finals:
-            assert final["errors"] == []
-            assert final["view"]["status"] == "finished"
-            assert final["view"]["result"]["reason"] != "timeout"
+        await played_fairly_to_the_end([(s.table_id, s.players) for s in games],
+                                       random.Random(11), timeout=240)
         private_postgres.start()
         deadline = time.monotonic() + 30
         while await _value(private_postgres, database, "SELECT count(*) FROM games") != 2:

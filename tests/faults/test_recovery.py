@@ -7,32 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import random
-import secrets
 import subprocess
 import time
 from pathlib import Path
 
 from tests.e2e.client import autoplay
 from tests.e2e.game import seat_players
+from tests.faults.games import fault_env, played_fairly_to_the_end
 from tests.faults.stores import PrivateRedis, database_value, saved_snapshot
 from tests.servers import run_server
-
-
-def _env(pg_url: str, redis_url: str) -> dict[str, str]:
-    return {
-        "DOMINO_DATABASE_URL": pg_url,
-        "DOMINO_REDIS_URL": redis_url,
-        "DOMINO_REDIS_PREFIX": f"recovery_{secrets.token_hex(3)}",
-        "DOMINO_SWEEP_SECONDS": "0.1",
-        "DOMINO_HEARTBEAT_SECONDS": "1",
-        "DOMINO_RECOVER_SECONDS": "1",
-    }
 
 
 async def test_a_game_the_store_lost_goes_on_from_its_snapshot_to_its_result(
     pg_url: str, private_redis: PrivateRedis, tmp_path: Path
 ) -> None:
-    env = _env(pg_url, private_redis.url)
+    env = fault_env(pg_url, private_redis.url, DOMINO_RECOVER_SECONDS="1")
     with run_server(env, log_dir=tmp_path) as first, run_server(env, log_dir=tmp_path) as second:
         seated = await seat_players([first, second])
         started = await seated.first_playing_state()
@@ -56,13 +45,7 @@ async def test_a_game_the_store_lost_goes_on_from_its_snapshot_to_its_result(
             assert back["view"]["deadline"] > time.time() * 1000
         assert time.monotonic() - lost < 5
         # The game goes on to its end, nobody timed out, and its result is written once.
-        finals = await asyncio.gather(*(
-            autoplay(p, seated.table_id, random.Random(rng.random()), timeout=180)
-            for p in seated.players))
-        for final in finals:
-            assert final["errors"] == []
-            assert final["view"]["status"] == "finished"
-            assert final["view"]["result"]["reason"] != "timeout"
+        await played_fairly_to_the_end([(seated.table_id, seated.players)], rng, timeout=180)
         deadline = time.monotonic() + 15
         while await database_value(pg_url, "SELECT count(*) FROM games WHERE id = $1",
                             saved["game_id"]) != 1:
@@ -84,7 +67,7 @@ async def test_a_game_is_restored_only_into_the_live_store_it_came_from(
 ) -> None:
     """Deployments that share a database but not a live store (another Redis prefix) never
     take each other's games: each finds its own tables missing, not the other's."""
-    env = _env(pg_url, redis_url)
+    env = fault_env(pg_url, redis_url, DOMINO_RECOVER_SECONDS="1")
     other = {**env, "DOMINO_REDIS_PREFIX": f"{env['DOMINO_REDIS_PREFIX']}_other"}
     with run_server(env, log_dir=tmp_path) as home, run_server(other, log_dir=tmp_path):
         seated = await seat_players([home])

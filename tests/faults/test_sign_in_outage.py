@@ -19,6 +19,7 @@ import websockets
 
 from tests.e2e.client import Player, autoplay, register
 from tests.e2e.game import seat_players
+from tests.faults.games import played_fairly_to_the_end
 from tests.faults.stores import PrivatePostgres, PrivateRedis
 from tests.servers import run_server
 
@@ -64,13 +65,7 @@ async def test_seated_players_reconnect_and_play_on_while_postgresql_is_down(
             assert all(d["errors"] == [] for d in during), [d["errors"] for d in during]
         finally:
             private_postgres.start()
-        finals = await asyncio.gather(*(
-            autoplay(p, seated.table_id, random.Random(rng.random()), timeout=120)
-            for p in players))
-        for final in finals:
-            assert final["errors"] == []
-            assert final["view"]["status"] == "finished"
-            assert final["view"]["result"]["reason"] != "timeout"
+        await played_fairly_to_the_end([(seated.table_id, players)], rng, timeout=120)
         for player in [*players, seated.spectator]:
             await player.close()
 

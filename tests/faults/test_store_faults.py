@@ -20,20 +20,11 @@ import httpx
 import jwt
 import redis.asyncio as aioredis
 
-from tests.e2e.client import Message, Player, autoplay, register
+from tests.e2e.client import Message, Player, register
 from tests.e2e.game import Seated, seat_players
+from tests.faults.games import fault_env, played_fairly_to_the_end
 from tests.faults.stores import PrivateRedis, database_value, saved_snapshot
 from tests.servers import PG_ADMIN_DSN, Server, database_url, run_server
-
-
-def _env(pg_url: str, redis_url: str) -> dict[str, str]:
-    return {
-        "DOMINO_DATABASE_URL": pg_url,
-        "DOMINO_REDIS_URL": redis_url,
-        "DOMINO_REDIS_PREFIX": f"faults_{secrets.token_hex(3)}",
-        "DOMINO_SWEEP_SECONDS": "0.1",
-        "DOMINO_HEARTBEAT_SECONDS": "1",
-    }
 
 
 async def current(server: Server, table_id: str) -> Message:
@@ -63,7 +54,7 @@ async def move_for(seated: Seated, seat: int, state: Message) -> Message:
 async def test_a_redis_restart_mid_game_costs_no_move_and_no_update(
     pg_url: str, private_redis: PrivateRedis, tmp_path: Path
 ) -> None:
-    env = _env(pg_url, private_redis.url)
+    env = fault_env(pg_url, private_redis.url)
     with run_server(env, log_dir=tmp_path) as first, run_server(env, log_dir=tmp_path) as second:
         seated = await seat_players([first, second])
         before = await current(first, seated.table_id)
@@ -80,20 +71,14 @@ async def test_a_redis_restart_mid_game_costs_no_move_and_no_update(
                 lambda m: m["type"] == "table.state" and m["seq"] >= before["seq"] + 1,
                 timeout=10)
         # And the game goes on to its end, everyone in step, nobody timed out.
-        rng = random.Random(3)
-        finals = await asyncio.gather(*(
-            autoplay(p, seated.table_id, random.Random(rng.random()), timeout=120)
-            for p in seated.players))
-        for final in finals:
-            assert final["errors"] == []
-            assert final["view"]["status"] == "finished"
-            assert final["view"]["result"]["reason"] != "timeout"
+        await played_fairly_to_the_end([(seated.table_id, seated.players)], random.Random(3),
+                                       timeout=120)
 
 
 async def test_clocks_wait_while_redis_is_away_and_moves_are_refused_as_unavailable(
     pg_url: str, private_redis: PrivateRedis, tmp_path: Path
 ) -> None:
-    env = _env(pg_url, private_redis.url)
+    env = fault_env(pg_url, private_redis.url)
     with run_server(env, log_dir=tmp_path) as server:
         seated = await seat_players([server], turn_seconds=5)
         state = await current(server, seated.table_id)
@@ -160,7 +145,7 @@ async def test_sign_in_without_the_database_says_try_again(
 async def test_a_running_game_that_vanishes_from_the_store_is_announced(
     pg_url: str, private_redis: PrivateRedis, tmp_path: Path
 ) -> None:
-    env = _env(pg_url, private_redis.url)
+    env = fault_env(pg_url, private_redis.url)
     with run_server(env, log_dir=tmp_path) as server:
         seated = await seat_players([server])
         await seated.first_playing_state()
