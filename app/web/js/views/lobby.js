@@ -46,7 +46,10 @@ function tableCard(table) {
       pill(table.rated ? t("table.rated") : t("table.casual"), table.rated ? "rated" : "casual")),
     h("div", { class: "options" }, optionWords(table.variant, table.options).join(" · ") || t("lobby.standard_rules")),
     h("ul", { class: "seat-list", "aria-label": t("lobby.seats") },
-      seats.map((x) => h("li", { class: x.player ? "taken" : "free" }, x.player ? x.player : t("lobby.free_seat")))),
+      seats.map((x) => x.player
+        // A player's name is not a word of the page: translators and translating browsers leave it.
+        ? h("li", { class: "taken", translate: "no" }, x.player)
+        : h("li", { class: "free" }, t("lobby.free_seat")))),
     h("div", { class: "meta" }, `${t("lobby.players", { n: seats.length })} · ${t("table.seconds_per_move", { n: table.turn_seconds ?? 30 })}`),
     h("div", { class: "actions" }, actions));
 }
