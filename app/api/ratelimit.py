@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app import metrics
 from app.api.deps import CurrentPlayer
 from app.config import Settings, settings
-from app.live.ratelimit import Budget, Verdict
+from app.live.ratelimit import Budget, Charge, Verdict
 from app.services.accounts import PlayerRef
 from app.services.runtime import LiveTables
 
@@ -64,12 +64,18 @@ def client_address(scope: Scope) -> str:
 
 async def take(live: LiveTables, buckets: dict[str, Budget], channel: str) -> Verdict:
     """One request against `buckets`; counted in the metrics when refused."""
+    return await settle(live, live.limiter.charge(buckets), channel)
+
+
+async def settle(live: LiveTables, charge: Charge, channel: str) -> Verdict:
+    """Make a request's charge, unless its write already did; counted when refused."""
     try:
-        verdict = await live.limiter.take(buckets)
+        verdict = await live.limiter.settle(charge)
     except (RedisError, OSError) as error:
         metrics.count_error(error)
         log.warning("rate limits skipped: the live store is unavailable: %r", error)
-        return Verdict(True, 0)
+        charge.verdict = Verdict(True, 0)
+        return charge.verdict
     if not verdict.allowed:
         metrics.rate_limited.labels(channel).inc()
     return verdict
@@ -156,10 +162,16 @@ class SocketLimits:
         budget = Budget(settings.ws_connect_rate, settings.ws_connect_burst)
         return await take(self.live, {f"wsconnect:{self.address}": budget}, "ws")
 
-    async def message(self, player_id: int | None, chat: bool) -> Verdict:
-        if not self.own.take():
-            metrics.rate_limited.labels("ws").inc()
-            return Verdict(False, self.own.retry_ms())
+    def own_refusal(self) -> Verdict | None:
+        """The socket's own budget, first: a refusal, or None when it had a token."""
+        if self.own.take():
+            return None
+        metrics.rate_limited.labels("ws").inc()
+        return Verdict(False, self.own.retry_ms())
+
+    def charge(self, player_id: int | None, chat: bool) -> Charge:
+        """The message's draw on the shared budgets: made by the move it makes (in the
+        move's write), or by `settle`."""
         buckets = {f"ws:{self.address}": Budget(settings.ws_address_rate,
                                                  settings.ws_address_burst)}
         if player_id is not None:
@@ -167,4 +179,7 @@ class SocketLimits:
                                                       settings.ws_player_burst)
             if chat:
                 buckets[f"chat:{player_id}"] = Budget(settings.chat_rate, settings.chat_burst)
-        return await take(self.live, buckets, "ws")
+        return self.live.limiter.charge(buckets)
+
+    async def settle(self, charge: Charge) -> Verdict:
+        return await settle(self.live, charge, "ws")

@@ -37,6 +37,7 @@ from app.api.protocol import (
     client_message,
 )
 from app.api.ratelimit import SocketLimits, client_address
+from app.live.ratelimit import Charge, Refused
 from app.services import lobby, play
 from app.services.accounts import PlayerRef
 from app.services.feed import Snapshot
@@ -184,37 +185,32 @@ class Connection:
     # -- incoming ---------------------------------------------------------------------
 
     async def handle_frame(self, text: str | None) -> bool:
-        """One client frame; returns False when the socket must close."""
-        verdict = await self.limits.message(self.player_id, _is_chat(text))
-        if not verdict.allowed:
-            self.error("rate_limited", "too many messages; slow down", _frame_id(text),
-                       retry_ms=verdict.retry_ms)
+        """One client frame; returns False when the socket must close.
+
+        The rate limits are the first check (PROTOCOL §2): the socket's own budget here,
+        then the shared ones (its address's, its player's, chat's) in Redis. A move's
+        shared charge is made by the move's own write, in the same round trip; every other
+        message's, and a move's that writes nothing, before it is answered."""
+        refused = self.limits.own_refusal()
+        if refused is not None:
+            self.rate_limited(refused.retry_ms, _frame_id(text))
             return True
-        if text is None:
-            self.error("bad_request", "frames must be JSON text")
+        charge = self.limits.charge(self.player_id, _is_chat(text))
+        message, msg_id, problem = _read(text)
+        if not isinstance(message, Play) and not await self.within(charge, msg_id):
             return True
-        if len(text.encode()) > MAX_FRAME_BYTES:
-            self.error("bad_request", f"frame larger than {MAX_FRAME_BYTES} bytes")
-            return True
-        try:
-            data = orjson.loads(text)
-        except ValueError:
-            self.error("bad_request", "frame is not valid JSON")
-            return True
-        if not isinstance(data, dict):
-            self.error("bad_request", "a message is a JSON object with a `type`")
-            return True
-        msg_id = data.get("id", _NO_ID)
-        try:
-            message = client_message.validate_python(data)
-        except ValidationError as error:
-            self.error("bad_request", _describe(error, data), msg_id)
+        if problem is not None:
+            self.error("bad_request", problem, msg_id)
             return True
         try:
-            return await self.dispatch(message, msg_id)
+            return await self.dispatch(message, msg_id, charge)
+        except Refused as refusal:
+            metrics.rate_limited.labels("ws").inc()
+            self.rate_limited(refusal.retry_ms, msg_id)
         except ServiceError as error:
-            extra = {"retry_ms": RETRY_MS} if error.code == "unavailable" else {}
-            self.error(error.code, error.message, msg_id, **extra)
+            if await self.within(charge, msg_id):
+                extra = {"retry_ms": RETRY_MS} if error.code == "unavailable" else {}
+                self.error(error.code, error.message, msg_id, **extra)
         except (RedisError, SQLAlchemyError, OSError) as error:
             # Our stores did not answer: nothing changed, and the client may try again.
             metrics.count_error(error)
@@ -230,7 +226,18 @@ class Connection:
                        msg_id, retry_ms=RETRY_MS)
         return True
 
-    async def dispatch(self, message: Any, msg_id: Any) -> bool:
+    async def within(self, charge: Charge, msg_id: Any) -> bool:
+        """Makes the message's charge unless its write did; False (and `rate_limited`
+        sent) when it is refused."""
+        verdict = await self.limits.settle(charge)
+        if not verdict.allowed:
+            self.rate_limited(verdict.retry_ms, msg_id)
+        return verdict.allowed
+
+    def rate_limited(self, retry_ms: int, msg_id: Any) -> None:
+        self.error("rate_limited", "too many messages; slow down", msg_id, retry_ms=retry_ms)
+
+    async def dispatch(self, message: Any, msg_id: Any, charge: Charge | None = None) -> bool:
         live = self.live
         logs.table_id.set(getattr(message, "table_id", None))
         if isinstance(message, Ping):
@@ -285,7 +292,7 @@ class Connection:
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
                     message.seq, None if known is None else known.versioned,
-                    None if known is None else known.game, message.fields,
+                    None if known is None else known.game, message.fields, charge,
                 ),
             )
             metrics.moves.inc()
@@ -401,6 +408,25 @@ def _is_chat(text: str | None) -> bool:
     """Whether a frame looks like a chat message (chat has a budget of its own); a cheap
     look, before the frame is parsed, that a frame could only fool into a smaller budget."""
     return text is not None and '"chat"' in text
+
+
+def _read(text: str | None) -> tuple[Any, Any, str | None]:
+    """A frame as (message, its id, None), or (None, its id if found, why it is refused)."""
+    if text is None:
+        return None, _NO_ID, "frames must be JSON text"
+    if len(text.encode()) > MAX_FRAME_BYTES:
+        return None, _NO_ID, f"frame larger than {MAX_FRAME_BYTES} bytes"
+    try:
+        data = orjson.loads(text)
+    except ValueError:
+        return None, _NO_ID, "frame is not valid JSON"
+    if not isinstance(data, dict):
+        return None, _NO_ID, "a message is a JSON object with a `type`"
+    msg_id = data.get("id", _NO_ID)
+    try:
+        return client_message.validate_python(data), msg_id, None
+    except ValidationError as error:
+        return None, msg_id, _describe(error, data)
 
 
 def _describe(error: ValidationError, data: dict[str, Any]) -> str:

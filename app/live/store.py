@@ -31,40 +31,56 @@ import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.keys import Keys
+from app.live.ratelimit import TAKE_FUNCTION, Charge, Refused, Verdict
+from app.live.scripts import run_script
 
-_WRITE = """
+# KEYS: the table, the lobby index, the deadlines, the unwritten set, the retire set, the
+# table's round archive, the snapshot-due set, then the buckets of the request's charge.
+# ARGV: the number of those buckets, their rate and burst each, then the write's own:
+# expected version, data, table id, deadline, created, finished, retire at, channel,
+# lobby channel, listed, lobby entry, writer id, snapshot due, then the archived rounds.
+# Returns the new version; -1 when the version was not the expected one; -2 - ms to wait
+# when the charge was refused (then nothing is written and no token taken).
+_WRITE = TAKE_FUNCTION + """
+local nb = tonumber(ARGV[1])
+local A, BK, BA = {}, {}, {}
+for i = 2 + 2 * nb, #ARGV do A[#A + 1] = ARGV[i] end
+for i = 1, nb do BK[i] = KEYS[7 + i] end
+for i = 2, 1 + 2 * nb do BA[#BA + 1] = ARGV[i] end
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur == false then cur = 0 else cur = tonumber(cur) end
-if cur ~= tonumber(ARGV[1]) then
-  if cur == tonumber(ARGV[1]) + 1 and redis.call('HGET', KEYS[1], 'writer') == ARGV[12] then
+if cur ~= tonumber(A[1]) then
+  if cur == tonumber(A[1]) + 1 and redis.call('HGET', KEYS[1], 'writer') == A[12] then
     return cur
   end
   return -1
 end
-local v = cur + 1
-redis.call('HSET', KEYS[1], 'version', v, 'data', ARGV[2], 'writer', ARGV[12])
-if ARGV[10] == '1' then redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[3]) end
-if ARGV[4] == '' then
-  redis.call('ZREM', KEYS[3], ARGV[3])
-else
-  redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+if nb > 0 then
+  local wait = take(BK, BA)
+  if wait > 0 then return -2 - wait end
 end
-if ARGV[6] == '1' then redis.call('SADD', KEYS[4], ARGV[3]) end
-if ARGV[7] ~= '' then redis.call('ZADD', KEYS[5], ARGV[7], ARGV[3]) end
-if ARGV[13] == '1' then redis.call('SADD', KEYS[7], ARGV[3]) end
-for i = 14, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
-local head = '{"kind":"change","table_id":"' .. ARGV[3] .. '","v":' .. v
-  .. ',"writer":"' .. ARGV[12] .. '"'
-redis.call('PUBLISH', ARGV[8], head .. ',"state":' .. ARGV[2] .. '}')
-if ARGV[11] ~= '' then
-  redis.call('PUBLISH', ARGV[9], '{"kind":"update","table_id":"' .. ARGV[3] .. '","v":' .. v
-    .. ',"table":' .. ARGV[11] .. '}')
+local v = cur + 1
+redis.call('HSET', KEYS[1], 'version', v, 'data', A[2], 'writer', A[12])
+if A[10] == '1' then redis.call('ZADD', KEYS[2], 'NX', A[5], A[3]) end
+if A[4] == '' then
+  redis.call('ZREM', KEYS[3], A[3])
+else
+  redis.call('ZADD', KEYS[3], A[4], A[3])
+end
+if A[6] == '1' then redis.call('SADD', KEYS[4], A[3]) end
+if A[7] ~= '' then redis.call('ZADD', KEYS[5], A[7], A[3]) end
+if A[13] == '1' then redis.call('SADD', KEYS[7], A[3]) end
+for i = 14, #A do redis.call('RPUSH', KEYS[6], A[i]) end
+local head = '{"kind":"change","table_id":"' .. A[3] .. '","v":' .. v
+  .. ',"writer":"' .. A[12] .. '"'
+redis.call('PUBLISH', A[8], head .. ',"state":' .. A[2] .. '}')
+if A[11] ~= '' then
+  redis.call('PUBLISH', A[9], '{"kind":"update","table_id":"' .. A[3] .. '","v":' .. v
+    .. ',"table":' .. A[11] .. '}')
 end
 return v
 """
@@ -194,6 +210,28 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+class _Pool(aioredis.BlockingConnectionPool):
+    """redis-py's bounded, blocking pool, with a fast way in: while a connection is free and
+    nobody waits for one, it is taken at once, without the pool's condition, timeout and
+    wait-time metrics (most of a command's own cost on the move path at saturation).
+    Otherwise, and always when a waiter is queued (first come, first served), the pool's
+    own way, which waits."""
+
+    async def get_connection(self, command_name: Any = None, *keys: Any, **options: Any) -> Any:
+        waiters = getattr(self._condition, "_waiters", None)
+        if (self._available_connections and not waiters
+                and not getattr(self, "_in_maintenance", False)):
+            connection = self._available_connections.pop()
+            self._in_use_connections.add(connection)
+            try:
+                await self.ensure_connection(connection)
+            except BaseException:
+                await self.release(connection)
+                raise
+            return connection
+        return await super().get_connection()
+
+
 def connect(
     redis_url: str, *, pool_size: int = 64, pool_timeout: float = 10.0
 ) -> aioredis.Redis:
@@ -205,7 +243,7 @@ def connect(
     first request after a Redis restart succeeds.
     """
     if redis_url:
-        pool = aioredis.BlockingConnectionPool.from_url(
+        pool = _Pool.from_url(
             redis_url,
             max_connections=pool_size,
             timeout=pool_timeout,
@@ -226,16 +264,6 @@ def connect(
 
 # Called with (table_id, version, state, game) after each write this process made.
 LocalChange = Callable[[str, int, dict[str, Any], Any], object]
-
-
-async def _run_script(script: AsyncScript, client: aioredis.Redis, keys: list[str],
-                      args: list[Any]) -> Any:
-    """`script(keys, args)` by its sha, loading it first where the server lacks it: what
-    AsyncScript.__call__ does, without its per-call pipeline check (the move path's cost)."""
-    try:
-        return await client.evalsha(script.sha, len(keys), *keys, *args)  # type: ignore[misc]
-    except NoScriptError:
-        return await script(keys=keys, args=args)
 
 
 class LiveStore:
@@ -338,6 +366,7 @@ class LiveStore:
         lobby_entry: dict[str, Any] | None = None,
         archive: list[dict[str, Any]] = (),  # type: ignore[assignment]
         snapshot: bool = False,
+        charge: Charge | None = None,
     ) -> int | None:
         """Store `state` if the table is still at version `expected` (0: does not exist).
 
@@ -345,14 +374,20 @@ class LiveStore:
         Announces the change with the state on the table's channel, and `lobby_entry`
         (the table as the lobby shows it, when that changed) on the lobby's. `archive`:
         rounds to append to the table's round archive in the same step. `snapshot`: the
-        table is due a copy in the database (see `due_snapshots`).
+        table is due a copy in the database (see `due_snapshots`). `charge`: the rate
+        limits of the request that makes this change, taken in the same step, only if the
+        table is at `expected` (a refused one raises `Refused` and writes nothing).
         """
+        charged = charge is not None and charge.verdict is None and bool(charge.keys)
+        bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
         k = self.keys
-        result = await _run_script(
+        result = await run_script(
             self._write, self.redis,
             [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
-             k.rounds(table_id), k.snapshot_due],
+             k.rounds(table_id), k.snapshot_due, *bucket_keys],
             [
+                len(bucket_keys),
+                *bucket_args,
                 expected,
                 dumps(state),
                 table_id,
@@ -369,7 +404,17 @@ class LiveStore:
                 *(dumps(rd) for rd in archive),
             ],
         )
-        return None if int(result) < 0 else int(result)
+        result = int(result)
+        if result <= -2:
+            assert charge is not None
+            charge.verdict = Verdict(False, -2 - result)
+            raise Refused(-2 - result)
+        if result < 0:
+            return None
+        if charged:
+            assert charge is not None
+            charge.verdict = Verdict(True, 0)
+        return result
 
     async def restore(
         self,

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.engine import Game, IllegalMove
+from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Versioned
 from app.services.seats import hand_over, is_bot
 from app.services.tables import (
@@ -33,30 +34,32 @@ ATTEMPTS = 20
 async def play(
     store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
     known: Versioned | None = None, known_game: Game | None = None,
-    fields: Mapping[str, Any] | None = None,
+    fields: Mapping[str, Any] | None = None, charge: Charge | None = None,
 ) -> Change:
     """Apply a move chosen at `seq`. `known`: the table as this process last saw it (and
     `known_game` its game); when it is at `seq` the move is tried on a copy of it without
     reading the table again (the compare-and-set still decides), and any refusal is
     checked against a fresh read. `fields`: the move's extra fields as the client sent
     them; those the variant names (`Game.move_fields`) go to the engine, the rest are
-    ignored like any extra field of a message."""
+    ignored like any extra field of a message. `charge`: the message's rate limits, taken
+    by the move's write (see `commit`); a refused move raises `Refused`."""
     if known is not None and known.version == seq:
         try:
             return await _play(store, known, player_id, table_id, tile, end, seq,
-                               None if known_game is None else known_game.copy(), fields)
+                               None if known_game is None else known_game.copy(), fields,
+                               charge)
         except ServiceError:
             pass
     current = await store.load(table_id)
     if current is None:
         raise not_found(table_id)
-    return await _play(store, current, player_id, table_id, tile, end, seq, None, fields)
+    return await _play(store, current, player_id, table_id, tile, end, seq, None, fields, charge)
 
 
 async def _play(
     store: LiveStore, current: Versioned, player_id: int, table_id: str, tile: str,
     end: str | None, seq: int, game: Game | None = None,
-    fields: Mapping[str, Any] | None = None,
+    fields: Mapping[str, Any] | None = None, charge: Charge | None = None,
 ) -> Change:
     state = current.state
     seat = seat_of(state, player_id)
@@ -92,7 +95,7 @@ async def _play(
         events = game.play(seat, tile, end, **extra)
     except ValueError as error:  # IllegalMove, or a string that is not a tile of the set
         raise ServiceError("illegal_move", str(error), 409) from error
-    change = await commit(store, current, state, events, game)
+    change = await commit(store, current, state, events, game, charge=charge)
     if change is None:
         raise ServiceError("stale", "the table changed meanwhile, look again", 409)
     return change

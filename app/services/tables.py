@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine import VARIANTS, Game, game_from_dict
+from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Versioned
 from app.services.seats import is_bot, wake_at
 
@@ -228,9 +229,12 @@ async def commit(
     game: Game | None,
     *,
     listed: bool = True,
+    charge: Charge | None = None,
 ) -> Change | None:
     """Write `state` (with `game`'s new position) if nobody changed the table meanwhile.
     `listed`: False for a change of a table that must stay out of the lobby's index.
+    `charge`: the rate limits of the message that makes the change, taken by the same
+    write (`Refused` when they are spent: nothing is written).
 
     Sets the status, the deadline of the player now on turn and the event log; a game that
     just ended is marked finished in this same write, which also queues its result for
@@ -276,6 +280,7 @@ async def commit(
         archive=archive,
         listed=listed,
         snapshot=state["status"] == "playing" and (started or bool(archive)),
+        charge=charge,
     )
     if written is None:
         return None

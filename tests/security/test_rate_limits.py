@@ -155,6 +155,59 @@ async def test_messages_per_player_are_limited_on_all_their_sockets(pair: list[S
         await s.close()
 
 
+async def test_a_move_spends_the_players_budget_in_its_own_write_and_a_refused_move_changes_nothing(
+    pair: list[Server],
+) -> None:
+    # The move's token is taken by the move's write (one round trip): the budget is the
+    # same as for any other message, and a refused move is not applied.
+    first, second = account(pair[0], next(_addresses)), account(pair[1], next(_addresses))
+    r = httpx.post(f"{pair[0].url}/api/tables",
+                   headers={**first.headers, **_from(next(_addresses))},
+                   json={"variant": "goat", "seats": 2, "rated": False, "turn_seconds": 120})
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    sockets = [await socket(pair[0], next(_addresses), first),
+               await socket(pair[1], next(_addresses), second)]
+    for s in sockets:  # 1 of each player's 10 messages (hello came before the player)
+        assert (await s.request({"type": "table.subscribe", "table_id": table_id}))["type"] \
+            == "table.state"
+    joined = httpx.post(f"{pair[1].url}/api/tables/{table_id}/join", json={},
+                        headers={**second.headers, **_from(next(_addresses))})
+    assert joined.status_code == 200, joined.text
+    state = await sockets[0].expect(lambda m: m["type"] == "table.state"
+                                    and m["view"]["status"] == "playing")
+    mover = sockets[state["view"]["turn"]]
+    other = sockets[1 - state["view"]["turn"]]
+    state = await mover.expect(lambda m: m["type"] == "table.state" and m["seq"] == state["seq"])
+    for n in range(8):  # 9 of 10 spent
+        assert (await mover.request({"type": "ping"}))["type"] == "pong", n
+    move = state["view"]["legal"][0]
+    played = await mover.request({**move, "type": "play", "table_id": table_id,
+                                  "seq": state["seq"]})
+    assert played["type"] == "table.state" and played["seq"] == state["seq"] + 1, played
+    # The 10th message was the move: the budget is spent, for pings and moves alike.
+    refused = await mover.request({"type": "ping"})
+    assert refused["code"] == "rate_limited" and refused["retry_ms"] > 0
+    seen = await other.expect(lambda m: m["type"] == "table.state" and m["seq"] == played["seq"])
+    if seen["view"]["turn"] == seen["view"]["you"]:  # the other answers (it has tokens)
+        answered = await other.request({**seen["view"]["legal"][0], "type": "play",
+                                        "table_id": table_id, "seq": seen["seq"]})
+        assert answered["type"] == "table.state", answered
+    now = await mover.expect(lambda m: m["type"] == "table.state"
+                             and m["view"]["turn"] == m["view"]["you"]
+                             and m["seq"] >= played["seq"])
+    again = await mover.request({**now["view"]["legal"][0], "type": "play",
+                                 "table_id": table_id, "seq": now["seq"]})
+    assert again["code"] == "rate_limited" and again["retry_ms"] > 0, again
+    # Nothing changed: the table is where it was, as the other process reads it.
+    await asyncio.sleep(0.3)
+    looked = await other.request({"type": "table.subscribe", "table_id": table_id})
+    assert looked["seq"] == now["seq"] and looked["view"]["turn"] == now["view"]["turn"]
+    assert not [m for m in other.frames if m["type"] == "table.state" and m["seq"] > now["seq"]]
+    for s in sockets:
+        await s.close()
+
+
 async def test_chat_has_a_budget_of_its_own(pair: list[Server]) -> None:
     address = next(_addresses)
     owner = account(pair[0], address)
