@@ -23,6 +23,9 @@ class Settings(BaseSettings):
     # timeout, in seconds) for a free one instead of failing.
     redis_pool_size: int = 64
     redis_pool_timeout: float = 10.0
+    # Python's cycle collector runs when this many more container objects were made than
+    # freed (Python's default is 700; see app.collector). 0 leaves Python's default alone.
+    gc_threshold: int = 50_000
     # Production refuses a Redis that would lose running games on restart (no AOF), unless
     # this says persistence is taken care of elsewhere (e.g. a replica that persists).
     redis_unpersisted_ok: bool = False

@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from uvicorn import Server
 
-from app import metrics
+from app import collector, metrics
 from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
@@ -79,6 +79,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.live = LiveTables(settings, app.state.db)
     await app.state.live.start()
     health.add_ready_check(app.state, "live store", app.state.live.ping)
+    collector.settle_heap(settings.gc_threshold)
     log.info("ready (process %s)", app.state.live.process_id)
     try:
         yield
