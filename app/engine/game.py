@@ -715,20 +715,30 @@ class Game(ABC):
     # ----------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may know, and nothing more."""
+        return {**self.public_view(), **self.own_view(seat)}
+
+    def own_view(self, seat: int | None) -> dict[str, Any]:
+        """The part of `view(seat)` that is the seat's alone: its hand and its moves."""
+        return {
+            "you": seat,
+            "hand": [] if seat is None else self.ts.names_of(self.hands[seat]),
+            "legal": self.legal_for(seat) if self.status == "playing" else [],
+        }
+
+    def public_view(self) -> dict[str, Any]:
+        """The part of every seat's and every spectator's view that is the same for all:
+        built once for all the views of one position."""
         finished = self.status == "finished"
         return {
             "variant": self.variant,
             "options": dict(self.options),
             "status": self.status,
-            "you": seat,
-            "hand": [] if seat is None else self.ts.names_of(self.hands[seat]),
             "turn": self.turn,
             "round": self.round,
             "layout": self.board.kind,
             "ends": dict(self.board.open),
             "chain": self.board.view(),
             "bazaar": len(self.bazaar),
-            "legal": self.legal_for(seat) if self.status == "playing" else [],
             "seats": [
                 {"seat": s, "tiles": self.hands[s].bit_count(), **self.standings_view(s)}
                 for s in range(self.players)

@@ -36,6 +36,7 @@ from app.services.tables import (
     events_since,
     game_of,
     now_ms,
+    public_view,
     seat_of,
 )
 
@@ -78,6 +79,7 @@ class Snapshot:
     parsed: Game | None = _UNPARSED
     spectators: int = 0
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    _public: dict[str, Any] | None = None
 
     def seat_for(self, player_id: int | None) -> int | None:
         return seat_of(self.state, player_id)
@@ -95,8 +97,11 @@ class Snapshot:
     def view_for(self, seat: int | None) -> dict[str, Any]:
         view = self._views.get(seat)
         if view is None:
+            if self._public is None:
+                self._public = public_view(self.state, self.game, self.connected,
+                                           self.spectators)
             view = self._views[seat] = build_view(
-                self.state, self.game, seat, self.connected, self.spectators
+                self.state, self.game, seat, self.connected, self.spectators, self._public
             )
         return view
 

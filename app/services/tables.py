@@ -96,21 +96,18 @@ def public_table(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """The view of a table whose game has not started: the same shape, nothing dealt."""
+def _waiting_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The public view of a table whose game has not started: the same shape, nothing dealt."""
     return {
         "variant": state["variant"],
         "options": state["options"],
         "status": "waiting",
-        "you": seat,
-        "hand": [],
         "turn": None,
         "round": 0,
         "layout": VARIANTS[state["variant"]].layout,
         "ends": {},
         "chain": [],
         "bazaar": 0,
-        "legal": [],
         "seats": [
             {"seat": s, "tiles": 0, "account": 0, "opened": False, "remembered": 0}
             for s in range(state["players"])
@@ -123,18 +120,15 @@ def _waiting_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-def build_view(
+def public_view(
     state: dict[str, Any],
     game: Game | None,
-    seat: int | None,
     connected: set[int],
     spectators: int = 0,
 ) -> dict[str, Any]:
-    """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's.
-
-    `game` is `game_of(state)`, loaded once by the caller for all the views it builds.
-    """
-    view = _waiting_view(state, seat) if game is None else game.view(seat)
+    """What every seat's view and every spectator's has in common (`build_view` adds the
+    seat's own part); built once for all the views of one version."""
+    view = _waiting_view(state) if game is None else game.public_view()
     view["table_id"] = state["id"]
     view["game_id"] = state["game_id"]
     view["status"] = state["status"]
@@ -145,7 +139,6 @@ def build_view(
     if view["next_round_at"] is not None:
         # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
         view["deadline"] = None
-        view["legal"] = []
     for entry in view["seats"]:
         who = state["seats"][entry["seat"]]
         entry["player"] = None if who is None else who["name"]
@@ -153,6 +146,27 @@ def build_view(
         if is_bot(who):
             entry["bot"] = who["bot"]
     return view
+
+
+def build_view(
+    state: dict[str, Any],
+    game: Game | None,
+    seat: int | None,
+    connected: set[int],
+    spectators: int = 0,
+    public: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's.
+
+    `game` is `game_of(state)`, loaded once by the caller for all the views it builds, and
+    `public` its `public_view`, when the caller has it.
+    """
+    if public is None:
+        public = public_view(state, game, connected, spectators)
+    own = {"you": seat, "hand": [], "legal": []} if game is None else game.own_view(seat)
+    if public["next_round_at"] is not None:
+        own["legal"] = []
+    return {**public, **own}
 
 
 def events_since(state: dict[str, Any], version: int, last_sent: int) -> list[dict[str, Any]]:

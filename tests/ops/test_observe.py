@@ -75,7 +75,6 @@ async def test_metrics_move_during_a_game(observed: Server) -> None:
     # The cycle collector stays off the move path (app.collector): what a move makes is
     # freed as it goes, so a whole game hardly ever wakes it.
     young = "python_gc_collections_total{generation=0}"
-    print(f"young collections over {moves} moves: {after[young] - before[young]}")
     assert after[young] - before[young] <= moves // 25, (after[young] - before[young], moves)
     for name in ("domino_timeouts_total", "domino_redis_errors_total",
                  "domino_database_errors_total", "domino_rate_limited_total{channel=http}",

@@ -38,7 +38,7 @@ export function renderLeaderboard(root, variant) {
       const entries = data.entries || [];
       replace(body, entries.map((e) => h("tr", {},
         h("td", { class: "num" }, num(e.rank)),
-        h("td", { class: "player-cell" }, h("a", { href: `#/player/${encodeURIComponent(e.player)}` }, e.player)),
+        h("td", { class: "player-cell" }, h("a", { href: `#/player/${encodeURIComponent(e.player)}`, translate: "no" }, e.player)),
         h("td", { class: "num" }, num(e.points ?? "")),
         h("td", { class: "num" }, e.skill === undefined ? "" : num(Math.round(e.skill)),
           e.deviation ? h("span", { class: "deviation wide-only" }, ` ±${num(Math.round(e.deviation))}`) : null),
