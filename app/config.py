@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     # timeout, in seconds) for a free one instead of failing.
     redis_pool_size: int = 64
     redis_pool_timeout: float = 10.0
+    # The cost of a password hash (argon2id): passes, memory in KiB, lanes.
+    password_time_cost: int = 3
+    password_memory_kib: int = 65536
+    password_lanes: int = 4
     # Python's cycle collector runs when this many more container objects were made than
     # freed (Python's default is 700; see app.collector). 0 leaves Python's default alone.
     gc_threshold: int = 50_000

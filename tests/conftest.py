@@ -16,6 +16,13 @@ from tests.servers import clear_redis_prefix, database_url, pg_admin
 
 REDIS_URL = os.environ.get("DOMINO_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
+# Hundreds of accounts are made and signed in over a run: a cheap password hash in this
+# process and in every server it starts (they inherit the environment). The costs are
+# settings; the code that hashes and checks is the production code.
+for _name, _value in (("DOMINO_PASSWORD_TIME_COST", "1"), ("DOMINO_PASSWORD_MEMORY_KIB", "8192"),
+                      ("DOMINO_PASSWORD_LANES", "1")):
+    os.environ.setdefault(_name, _value)
+
 
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:

@@ -13,12 +13,20 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import settings
 from app.db.models import Player, Rating
 from app.db.session import write_transaction
 from app.db.text import storable
 from app.engine import VARIANTS
 
-_hasher = PasswordHasher()
+# argon2id with the settings' costs: by default argon2-cffi's (RFC 9106's low-memory
+# profile: 3 passes over 64 MiB, 4 lanes). A hash names its own costs, so it is checked
+# with them whatever the settings say now.
+_hasher = PasswordHasher(
+    time_cost=settings.password_time_cost,
+    memory_cost=settings.password_memory_kib,
+    parallelism=settings.password_lanes,
+)
 
 
 @dataclass(frozen=True)
