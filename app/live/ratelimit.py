@@ -1,7 +1,7 @@
 """Rate limits every process shares: token buckets kept in Redis, taken by one script.
 
 A bucket holds up to `burst` tokens and refills at `rate` tokens a second; a request
-takes one. `take` checks several buckets at once (an address's and a player's, say) and
+takes one. A charge checks several buckets at once (an address's and a player's, say) and
 takes from all of them or from none, atomically, so two processes, or two sockets of one
 client on two processes, spend one budget. The clock is Redis's own (TIME), so hosts
 whose clocks disagree still agree on every bucket.
@@ -117,7 +117,3 @@ class RateLimiter:
                                                   charge.args)
                 charge.verdict = Verdict(bool(int(allowed)), int(wait))
         return charge.verdict
-
-    async def take(self, buckets: dict[str, Budget]) -> Verdict:
-        """One request against every bucket named (kind:who -> its budget)."""
-        return await self.settle(self.charge(buckets))
