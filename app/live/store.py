@@ -35,6 +35,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.keys import Keys
+from app.live.multiplex import Multiplexed
 from app.live.ratelimit import TAKE_FUNCTION, Charge, Refused, Verdict
 from app.live.scripts import run_script
 
@@ -232,6 +233,15 @@ class _Pool(aioredis.BlockingConnectionPool):
         return await super().get_connection()
 
 
+# How long a command may wait for Redis's answer before Redis counts as away.
+_TIMEOUT = 5.0
+
+
+def _retry() -> Retry:
+    """A command that meets a dropped connection is tried again, on a fresh one."""
+    return Retry(ExponentialBackoff(cap=1.0, base=0.05), 5)
+
+
 def connect(
     redis_url: str, *, pool_size: int = 64, pool_timeout: float = 10.0
 ) -> aioredis.Redis:
@@ -250,9 +260,9 @@ def connect(
             decode_responses=True,
             health_check_interval=5,
             # A Redis that stops answering is an outage too, not a wait without end.
-            socket_timeout=5.0,
+            socket_timeout=_TIMEOUT,
             socket_connect_timeout=2.0,
-            retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5),
+            retry=_retry(),
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
         return aioredis.Redis(connection_pool=pool)
@@ -285,6 +295,12 @@ class LiveStore:
         self._resume = client.register_script(_RESUME)
         self._presence = client.register_script(_PRESENCE)
         self._restore = client.register_script(_RESTORE)
+        # The move path's writes share one connection (see app.live.multiplex); the
+        # in-process store has no connections to share.
+        pool = client.connection_pool
+        self._lane: Multiplexed | None = (
+            Multiplexed(pool, timeout=_TIMEOUT, retry=_retry()) if isinstance(pool, _Pool)
+            else None)
 
     async def ping(self) -> bool:
         try:
@@ -293,6 +309,8 @@ class LiveStore:
             return False
 
     async def close(self) -> None:
+        if self._lane is not None:
+            await self._lane.close()
         await self.redis.aclose()
 
     async def persistent(self) -> bool:
@@ -382,7 +400,7 @@ class LiveStore:
         bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
         k = self.keys
         result = await run_script(
-            self._write, self.redis,
+            self._write, self._lane or self.redis,
             [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
              k.rounds(table_id), k.snapshot_due, *bucket_keys],
             [

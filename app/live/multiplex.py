@@ -1,0 +1,179 @@
+"""One Redis connection that carries many callers' commands at once.
+
+redis-py lends a pooled connection to one command for its whole round trip, with the
+pool's lock, a write timer and a read timer around it. At saturation a process has
+hundreds of moves in flight, and that lending was a tenth of its CPU. The move path's
+scripts go over this connection instead: each caller writes its command and waits for
+its own reply, and one reader takes the replies in the order Redis sends them (Redis
+answers one connection's commands in the order it got them).
+
+Nothing else changes for the caller: a reply that is an error (NOSCRIPT, a script error)
+is raised to its own caller and the connection goes on; a lost connection fails every
+command in flight with redis-py's ConnectionError and the next command connects again;
+a Redis that stops answering for `timeout` seconds fails them with TimeoutError. Each
+command is retried like the pool's (the live store's writes recognise their own retry).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from collections import deque
+from typing import Any
+
+import hiredis
+import redis.asyncio as aioredis
+from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.retry import Retry
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from app.live.tasks import stop_task
+
+
+class _Link:
+    """One connection and the commands written to it that wait for their replies."""
+
+    def __init__(self, connection: AbstractConnection) -> None:
+        self.connection = connection
+        # Oldest first: (the caller's reply, when the command was written).
+        self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
+        self.reader: asyncio.Task[None] | None = None
+
+
+class Multiplexed:
+    def __init__(self, pool: aioredis.ConnectionPool, *, timeout: float, retry: Retry) -> None:
+        # Timers are ours (one per connection, not one per command), so the connection
+        # itself has none; health checks are the reader's: a dead socket fails its read.
+        self._kwargs = {**pool.connection_kwargs, "socket_timeout": None,
+                        "health_check_interval": 0}
+        self._kwargs.pop("retry", None)
+        self._connection_class = pool.connection_class
+        self._timeout = timeout
+        self._retry = retry
+        self._link: _Link | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._opening: asyncio.Task[_Link] | None = None
+
+    async def evalsha(self, sha: str, numkeys: int, *keys_and_args: Any) -> Any:
+        return await self.execute("EVALSHA", sha, numkeys, *keys_and_args)
+
+    async def execute(self, *args: Any) -> Any:
+        return await self._retry.call_with_retry(lambda: self._once(args), _ignore)
+
+    async def close(self) -> None:
+        await stop_task(self._opening)  # type: ignore[arg-type]
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
+        link = self._link
+        if link is not None:
+            reader = link.reader
+            self._drop(link, RedisConnectionError("the live store's client is closed"))
+            await stop_task(reader)
+
+    async def _once(self, args: tuple[Any, ...]) -> Any:
+        link = self._link or await self._connect()
+        packed = hiredis.pack_command(args)  # in C; redis-py's own packing is Python
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        link.waiting.append((reply, time.monotonic()))
+        if self._watchdog is None:
+            self._arm()
+        try:
+            # No timer: the write goes to the socket's buffer at once (the order of the
+            # replies is the order of these writes); only a full buffer waits here.
+            await link.connection.send_packed_command(packed, check_health=False)
+        except Exception as error:
+            self._drop(link, error)
+        return await reply
+
+    async def _connect(self) -> _Link:
+        """The link, connecting first: every caller that finds none waits for the same
+        attempt, and shares its failure (a silent Redis costs one timeout, not one each)."""
+        if self._opening is None:
+            self._opening = asyncio.create_task(self._open(), name="redis-multiplexed-connect")
+            self._opening.add_done_callback(self._opened)
+        return await asyncio.shield(self._opening)
+
+    def _opened(self, attempt: asyncio.Task[_Link]) -> None:
+        if self._opening is attempt:
+            self._opening = None
+        if not attempt.cancelled():
+            attempt.exception()  # its callers have it; not "never retrieved"
+
+    async def _open(self) -> _Link:
+        connection = self._connection_class(**self._kwargs)
+        try:
+            # The handshake reads a reply too: a silent Redis must not hold it forever.
+            await asyncio.wait_for(connection.connect(), self._timeout)
+        except TimeoutError:
+            await _disconnect(connection)
+            raise RedisTimeoutError("the live store did not answer in time") from None
+        link = self._link = _Link(connection)
+        link.reader = asyncio.create_task(self._read(link), name="redis-multiplexed")
+        return link
+
+    async def _read(self, link: _Link) -> None:
+        try:
+            while True:
+                try:
+                    response = await link.connection.read_response(timeout=math.inf)
+                    error = None
+                except ResponseError as refused:  # this command's own error reply
+                    response, error = None, refused
+                if not link.waiting:
+                    raise RedisConnectionError("a reply that no command waits for")
+                reply, _written = link.waiting.popleft()
+                if reply.done():
+                    continue
+                if error is None:
+                    reply.set_result(response)
+                else:
+                    reply.set_exception(error)
+        except asyncio.CancelledError:
+            await _disconnect(link.connection)
+            raise
+        except Exception as error:
+            self._drop(link, error)
+            await _disconnect(link.connection)
+
+    def _drop(self, link: _Link, error: BaseException) -> None:
+        """`link` cannot be trusted any more: every command in flight on it fails with a
+        retryable error, and the next command connects again."""
+        if self._link is link:
+            self._link = None
+        if not isinstance(error, (RedisConnectionError, RedisTimeoutError)):
+            error = RedisConnectionError(f"the live store's connection broke: {error!r}")
+        while link.waiting:
+            reply, _written = link.waiting.popleft()
+            if not reply.done():
+                reply.set_exception(error)
+        reader, link.reader = link.reader, None
+        if reader is not None and reader is not asyncio.current_task():
+            reader.cancel()  # it disconnects
+
+    def _arm(self) -> None:
+        self._watchdog = asyncio.get_running_loop().call_later(self._timeout / 2, self._watch)
+
+    def _watch(self) -> None:
+        """Every `timeout / 2` seconds while commands wait: has the oldest waited too long?"""
+        self._watchdog = None
+        link = self._link
+        if link is None or not link.waiting:
+            return
+        if time.monotonic() - link.waiting[0][1] > self._timeout:
+            self._drop(link, RedisTimeoutError("the live store did not answer in time"))
+            return
+        self._arm()
+
+
+async def _ignore(error: Exception) -> None:
+    """The retry's failure callback: the connection has already been dealt with."""
+
+
+async def _disconnect(connection: AbstractConnection) -> None:
+    with contextlib.suppress(Exception):  # already gone
+        await connection.disconnect(nowait=True)
