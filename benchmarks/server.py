@@ -17,8 +17,10 @@ In the same run it measures the ceiling: a bare FastAPI websocket server (no gam
 store) that answers every move by sending a frame of the same size to the four sockets of
 the room, driven by the same bot code, and prints the ratio of the two.
 
-`--long-game` instead plays `--tables` games to their end without restarting them and
-compares the server's CPU per move over the first and the last tenth of all moves.
+`--long-game` instead plays `--tables` games of Sport Goat over twelve rounds (every game
+as long) to their end without restarting them, measured from the first move, and compares
+the server's CPU per move over the first and the last tenth of the moves made while every
+game is on.
 `--source DIR` runs the server from another checkout (e.g. the code before a change).
 `--lobby N` adds N sockets that only watch the lobby (`lobby.subscribe`) and prints the
 lobby frames they received per second.
@@ -225,9 +227,12 @@ class Lobby:
 
 
 class HttpLobby(Lobby):
-    def __init__(self, http: httpx.AsyncClient, tokens: list[str]) -> None:
+    def __init__(self, http: httpx.AsyncClient, tokens: list[str], variant: str = "goat",
+                 options: dict[str, Any] | None = None) -> None:
         self.http = http
         self.tokens = tokens
+        self.variant = variant
+        self.options = options or {}
         # People do not all sit down in the same millisecond.
         self.limit = asyncio.Semaphore(16)
 
@@ -237,7 +242,8 @@ class HttpLobby(Lobby):
     async def table_for(self, owner: int, seats: list[int]) -> str:
         async with self.limit:
             r = await self.http.post("/api/tables", headers=self.headers(owner), json={
-                "variant": "goat", "seats": 4, "options": {}, "turn_seconds": 300,
+                "variant": self.variant, "seats": 4, "options": self.options,
+                "turn_seconds": 300,
                 # no pause between rounds: the benchmark measures moves, not waiting
                 "rated": True, "round_pause_seconds": 0})
         r.raise_for_status()
@@ -356,7 +362,10 @@ async def drive(
     async with httpx.AsyncClient(base_url=url, timeout=120) as http:
         if real:
             tokens = await sign_up(http, min(seats, max(4, accounts - accounts % 4)))
-            lobby: Lobby = HttpLobby(http, tokens)
+            # A long game is Sport Goat's twelve rounds: every game lasts as long, and its
+            # first tenth of moves already spans a whole round, round end included.
+            lobby: Lobby = (HttpLobby(http, tokens, "sport_goat", {"rounds": 12}) if long_game
+                            else HttpLobby(http, tokens))
         else:
             tokens = [f"bare{i}" for i in range(seats)]
             lobby = RoomLobby()
@@ -390,7 +399,8 @@ async def drive(
             await asyncio.sleep(0.2)
         print(f"{label}: {stats.started} tables playing after {time.perf_counter() - setup:.0f}"
               " s of setup", file=sys.stderr, flush=True)
-        await asyncio.sleep(warmup)
+        if not long_game:  # a long game is measured from its first move
+            await asyncio.sleep(warmup)
         print(f"{label}: measuring", file=sys.stderr, flush=True)
         stats.measuring = True
         cpu0, t0 = cpu_seconds(pid), time.perf_counter()
