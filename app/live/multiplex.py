@@ -41,6 +41,8 @@ class _Link:
         self.connection = connection
         # Oldest first: (the caller's reply, when the command was written).
         self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
+        # Commands packed and not yet written (see Multiplexed._flush).
+        self.outgoing: list[bytes] = []
         self.reader: asyncio.Task[None] | None = None
 
 
@@ -82,13 +84,27 @@ class Multiplexed:
         link.waiting.append((reply, time.monotonic()))
         if self._watchdog is None:
             self._arm()
+        # The commands of one turn of the event loop leave in one write, in the order of
+        # `waiting` (the order of the replies).
+        link.outgoing.append(packed)
+        if len(link.outgoing) == 1:
+            asyncio.get_running_loop().call_soon(self._flush, link)
+        return await reply
+
+    def _flush(self, link: _Link) -> None:
+        batch, link.outgoing = link.outgoing, []
+        if self._link is not link:
+            return  # dropped meanwhile: its commands have failed already
+        # redis-py's stream writer, written to directly: its send_packed_command would
+        # wait for the buffer to drain, per command. The buffer holds at most the commands
+        # in flight, each of whose callers waits for its reply (and the watchdog).
+        writer = getattr(link.connection, "_writer", None)
         try:
-            # No timer: the write goes to the socket's buffer at once (the order of the
-            # replies is the order of these writes); only a full buffer waits here.
-            await link.connection.send_packed_command(packed, check_health=False)
+            if writer is None:
+                raise RedisConnectionError("the live store's connection is closed")
+            writer.writelines(batch)
         except Exception as error:
             self._drop(link, error)
-        return await reply
 
     async def _connect(self) -> _Link:
         """The link, connecting first: every caller that finds none waits for the same

@@ -27,15 +27,17 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
+
 from app.engine import Game
 from app.live.hub import Hub
 from app.live.store import LiveStore, Versioned
 from app.services.lobby import list_tables
 from app.services.tables import (
-    build_view,
     events_since,
     game_of,
     now_ms,
+    own_view,
     public_view,
     seat_of,
 )
@@ -78,8 +80,12 @@ class Snapshot:
     connected: set[int]
     parsed: Game | None = _UNPARSED
     spectators: int = 0
-    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
-    _public: dict[str, Any] | None = None
+    # Serialised once per version: the part of the view every seat shares, each seat's
+    # whole view, and the events since each version a socket last had.
+    _shared: dict[str, Any] | None = None
+    _public: bytes = b""
+    _views: dict[int | None, orjson.Fragment] = field(default_factory=dict)
+    _events: dict[int, orjson.Fragment] = field(default_factory=dict)
 
     def seat_for(self, player_id: int | None) -> int | None:
         return seat_of(self.state, player_id)
@@ -94,25 +100,30 @@ class Snapshot:
             self.parsed = game_of(self.state)
         return self.parsed
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
+    def view_for(self, seat: int | None) -> orjson.Fragment:
+        """`seat`'s view as JSON: the shared part and his own, joined as one object."""
         view = self._views.get(seat)
         if view is None:
-            if self._public is None:
-                self._public = public_view(self.state, self.game, self.connected,
+            if self._shared is None:
+                self._shared = public_view(self.state, self.game, self.connected,
                                            self.spectators)
-            view = self._views[seat] = build_view(
-                self.state, self.game, seat, self.connected, self.spectators, self._public
-            )
+                self._public = orjson.dumps(self._shared)
+            own = orjson.dumps(own_view(self.game, seat, self._shared))
+            view = self._views[seat] = orjson.Fragment(self._public[:-1] + b"," + own[1:])
         return view
 
     def message(self, player_id: int | None, last_sent: int) -> dict[str, Any]:
         """The `table.state` for this player, with the events he has not seen yet."""
+        events = self._events.get(last_sent)
+        if events is None:
+            events = self._events[last_sent] = orjson.Fragment(
+                orjson.dumps(events_since(self.state, self.version, last_sent)))
         return {
             "type": "table.state",
             "table_id": self.table_id,
             "seq": self.version,
             "view": self.view_for(self.seat_for(player_id)),
-            "events": events_since(self.state, self.version, last_sent),
+            "events": events,
             # The server's clock, so a client whose own clock is off can still count down
             # to `view.deadline` correctly.
             "server_time": now_ms(),

@@ -163,10 +163,16 @@ def build_view(
     """
     if public is None:
         public = public_view(state, game, connected, spectators)
+    return {**public, **own_view(game, seat, public)}
+
+
+def own_view(game: Game | None, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+    """The part of `seat`'s view that is his alone (`you`, `hand`, `legal`), beside the
+    `public_view` of the same version."""
     own = {"you": seat, "hand": [], "legal": []} if game is None else game.own_view(seat)
     if public["next_round_at"] is not None:
         own["legal"] = []
-    return {**public, **own}
+    return own
 
 
 def events_since(state: dict[str, Any], version: int, last_sent: int) -> list[dict[str, Any]]:
