@@ -17,6 +17,11 @@ class Keys:
         """List of the finished rounds of the table's game (hands, bazaar, moves), in order."""
         return f"{self.prefix}:rounds:{table_id}"
 
+    def listeners(self, table_id: str) -> str:
+        """Set of the processes subscribed to the table's channel, plus "*" while the set is
+        known to be whole (see LiveStore.listen); missing: unknown."""
+        return f"{self.prefix}:listeners:{table_id}"
+
     def presence(self, table_id: str) -> str:
         """Hash "{process}:{seat}" -> expiry ms: which seats have a live socket somewhere."""
         return f"{self.prefix}:presence:{table_id}"

@@ -40,17 +40,21 @@ from app.live.ratelimit import TAKE_FUNCTION, Charge, Refused, Verdict
 from app.live.scripts import run_script
 
 # KEYS: the table, the lobby index, the deadlines, the unwritten set, the retire set, the
-# table's round archive, the snapshot-due set, then the buckets of the request's charge.
+# table's round archive, the snapshot-due set, the table's listeners, then the buckets of
+# the request's charge.
 # ARGV: the number of those buckets, their rate and burst each, then the write's own:
 # expected version, data, table id, deadline, created, finished, retire at, channel,
-# lobby channel, listed, lobby entry, writer id, snapshot due, then the archived rounds.
+# lobby channel, listed, lobby entry, writer id, snapshot due, the writing process, then
+# the archived rounds.
+# The change is published unless the listeners are known and no other process is among
+# them: the writing process shows its own change itself.
 # Returns the new version; -1 when the version was not the expected one; -2 - ms to wait
 # when the charge was refused (then nothing is written and no token taken).
 _WRITE = TAKE_FUNCTION + """
 local nb = tonumber(ARGV[1])
 local A, BK, BA = {}, {}, {}
 for i = 2 + 2 * nb, #ARGV do A[#A + 1] = ARGV[i] end
-for i = 1, nb do BK[i] = KEYS[7 + i] end
+for i = 1, nb do BK[i] = KEYS[8 + i] end
 for i = 2, 1 + 2 * nb do BA[#BA + 1] = ARGV[i] end
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur == false then cur = 0 else cur = tonumber(cur) end
@@ -75,10 +79,14 @@ end
 if A[6] == '1' then redis.call('SADD', KEYS[4], A[3]) end
 if A[7] ~= '' then redis.call('ZADD', KEYS[5], A[7], A[3]) end
 if A[13] == '1' then redis.call('SADD', KEYS[7], A[3]) end
-for i = 14, #A do redis.call('RPUSH', KEYS[6], A[i]) end
-local head = '{"kind":"change","table_id":"' .. A[3] .. '","v":' .. v
-  .. ',"writer":"' .. A[12] .. '"'
-redis.call('PUBLISH', A[8], head .. ',"state":' .. A[2] .. '}')
+for i = 15, #A do redis.call('RPUSH', KEYS[6], A[i]) end
+if cur == 0 then redis.call('SADD', KEYS[8], '*') end
+local known = redis.call('SCARD', KEYS[8])
+if known == 0 or known - 1 - redis.call('SISMEMBER', KEYS[8], A[14]) > 0 then
+  local head = '{"kind":"change","table_id":"' .. A[3] .. '","v":' .. v
+    .. ',"writer":"' .. A[12] .. '"'
+  redis.call('PUBLISH', A[8], head .. ',"state":' .. A[2] .. '}')
+end
 if A[11] ~= '' then
   redis.call('PUBLISH', A[9], '{"kind":"update","table_id":"' .. A[3] .. '","v":' .. v
     .. ',"table":' .. A[11] .. '}')
@@ -88,12 +96,13 @@ return v
 
 # Puts back a table the store lost (it must not exist), at a version past any it had, with
 # its archived rounds, its turn deadline and its lobby entry, and announces it like a write.
+# Who listens to it is unknown from then on (every change is published).
 # ARGV: version, data, table id, deadline, created, listed, channel, lobby channel, lobby
 # entry, then the archived rounds.
 _RESTORE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'data', ARGV[2], 'writer', 'restore')
-redis.call('DEL', KEYS[5])
+redis.call('DEL', KEYS[5], KEYS[6])
 for i = 10, #ARGV do redis.call('RPUSH', KEYS[5], ARGV[i]) end
 if ARGV[4] ~= '' then redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3]) end
 if ARGV[6] == '1' then redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[3]) end
@@ -107,10 +116,14 @@ end
 return 1
 """
 
+_LISTEN = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('SADD', KEYS[1], ARGV[1]) end
+"""
+
 _DELETE = """
 local cur = redis.call('HGET', KEYS[1], 'version')
 if cur == false or tonumber(cur) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[1], KEYS[5])
+redis.call('DEL', KEYS[1], KEYS[5], KEYS[6])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('ZREM', KEYS[4], ARGV[2])
@@ -295,6 +308,7 @@ class LiveStore:
         self._resume = client.register_script(_RESUME)
         self._presence = client.register_script(_PRESENCE)
         self._restore = client.register_script(_RESTORE)
+        self._listen = client.register_script(_LISTEN)
         # The move path's writes share one connection (see app.live.multiplex); the
         # in-process store has no connections to share.
         pool = client.connection_pool
@@ -402,7 +416,7 @@ class LiveStore:
         result = await run_script(
             self._write, self._lane or self.redis,
             [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
-             k.rounds(table_id), k.snapshot_due, *bucket_keys],
+             k.rounds(table_id), k.snapshot_due, k.listeners(table_id), *bucket_keys],
             [
                 len(bucket_keys),
                 *bucket_args,
@@ -419,6 +433,7 @@ class LiveStore:
                 "" if lobby_entry is None else dumps(lobby_entry),
                 f"{self.writer_prefix}{next(self._writes)}",
                 "1" if snapshot else "0",
+                self.writer_prefix,
                 *(dumps(rd) for rd in archive),
             ],
         )
@@ -434,6 +449,16 @@ class LiveStore:
             charge.verdict = Verdict(True, 0)
         return result
 
+    async def listen(self, table_id: str) -> None:
+        """This process is subscribed to the table's channel (call it after subscribing and
+        before reading the table): from now on every change another process makes is
+        published. A set that is not known to be whole (the store lost it, or the table was
+        restored) stays missing, and every change is published."""
+        await self._listen(keys=[self.keys.listeners(table_id)], args=[self.writer_prefix])
+
+    async def unlisten(self, table_id: str) -> None:
+        await self.redis.srem(self.keys.listeners(table_id), self.writer_prefix)
+
     async def restore(
         self,
         table_id: str,
@@ -448,7 +473,8 @@ class LiveStore:
         nothing changes: another process restored it first, or it was never lost)."""
         k = self.keys
         done = await self._restore(
-            keys=[k.table(table_id), k.index, k.deadlines, k.snapshot_due, k.rounds(table_id)],
+            keys=[k.table(table_id), k.index, k.deadlines, k.snapshot_due, k.rounds(table_id),
+                  k.listeners(table_id)],
             args=[
                 version,
                 dumps(state),
@@ -486,7 +512,8 @@ class LiveStore:
         """Remove a table still at version `expected` (an empty table nobody waits at)."""
         k = self.keys
         done = await self._delete(
-            keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id)],
+            keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id),
+                  k.listeners(table_id)],
             args=[
                 expected,
                 table_id,
@@ -537,6 +564,7 @@ class LiveStore:
             pipe.srem(self.keys.unwritten, table_id)
             pipe.expire(self.keys.table(table_id), keep_seconds)
             pipe.expire(self.keys.rounds(table_id), keep_seconds)
+            pipe.expire(self.keys.listeners(table_id), keep_seconds)
             await pipe.execute()
 
     # -- presence and messages ---------------------------------------------------------

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
+from redis.exceptions import RedisError
 
 from app.engine import Game
 from app.live.hub import Hub
@@ -271,8 +272,12 @@ class Feed:
                         lambda message: self._on_table(watch, message),
                         watch.seen,
                     )
+                    # Subscribed, then listed, then read: no change is missed.
+                    await self.store.listen(table_id)
                 except BaseException:
                     del self.watches[table_id]
+                    with contextlib.suppress(Exception):
+                        await self.hub.remove(self.store.keys.table_channel(table_id))
                     raise
             watch.subs.add(sub)
         try:
@@ -303,6 +308,9 @@ class Feed:
             if not watch.subs:
                 del self.watches[table_id]
                 await self.hub.remove(self.store.keys.table_channel(table_id))
+                # Left listed, the table's changes are only published for nobody.
+                with contextlib.suppress(RedisError, OSError):
+                    await self.store.unlisten(table_id)
         await self._update_presence(watch)
 
     async def drop(self, sub: Subscriber) -> None:

@@ -74,12 +74,14 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
 
     await hub.start(on_lobby)
     tid = secrets.token_hex(4)
-    await hub.add(store.keys.table_channel(tid), on_table)
     try:
         entry = {"id": tid, "status": "waiting"}
         await other.write(tid, 0, state(0), deadline_ms=None, created_ms=1,
                           lobby_entry=entry)
         assert [t.state for t in await store.listed() if t.state == state(0)]
+        # Subscribed, then listed as a listener, as a process serving the table does.
+        await hub.add(store.keys.table_channel(tid), on_table)
+        await store.listen(tid)
         # A change the lobby does not show is announced to the table only.
         await other.write(tid, 1, state(1), deadline_ms=None, created_ms=1)
         await other.write(tid, 2, state(2), deadline_ms=None, created_ms=1, finished=True,
@@ -88,12 +90,12 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
         assert await store.retire_due(1999) == []
         assert await store.retire_due(2000) == [tid]
         for _ in range(50):
-            if len(table) == 3 and len(lobby) == 3:
+            if len(table) == 2 and len(lobby) == 3:
                 break
             await asyncio.sleep(0.05)
         # Each announcement carries the state it announces: nobody reads it back.
         assert [{k: v for k, v in m.items() if k != "writer"} for m in table] == [
-            {"kind": "change", "table_id": tid, "v": v, "state": state(v - 1)} for v in (1, 2, 3)
+            {"kind": "change", "table_id": tid, "v": v, "state": state(v - 1)} for v in (2, 3)
         ]
         assert lobby == [{"kind": "update", "table_id": tid, "v": 1, "table": entry},
                          {"kind": "update", "table_id": tid, "v": 3,
@@ -113,19 +115,60 @@ async def test_a_process_ignores_the_echo_of_its_own_writes(store: LiveStore) ->
     heard: list[dict[str, Any]] = []
     await hub.start(lambda message: None)
     tid = secrets.token_hex(4)
-    await hub.add(store.keys.table_channel(tid), heard.append)
     try:
         await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1)
+        await hub.add(store.keys.table_channel(tid), heard.append)
+        await store.listen(tid)
+        await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1)
         await LiveStore(store.redis, store.keys.prefix).write(
-            tid, 1, state(1), deadline_ms=None, created_ms=1)
+            tid, 2, state(2), deadline_ms=None, created_ms=1)
         for _ in range(50):
             if heard:
                 break
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.1)
-        assert [m["v"] for m in heard] == [2]
+        assert [m["v"] for m in heard] == [3]
     finally:
         await hub.stop()
+
+
+async def test_a_change_is_published_only_while_another_process_listens(
+    store: LiveStore,
+) -> None:
+    """A process alone at a table is not sent its own changes back; once another process
+    listens it gets every change; a store that lost who listens publishes every change."""
+    spy = Hub(store)  # hears what is published, without being listed itself
+    heard: list[int] = []
+    await spy.start(lambda message: None)
+    other = LiveStore(store.redis, store.keys.prefix)
+    spy.store = other  # so the spy does not take the writer's changes for its own echo
+    tid = secrets.token_hex(4)
+
+    async def change(to: int) -> None:
+        assert await store.write(tid, to - 1, state(to), deadline_ms=None,
+                                 created_ms=1) == to
+
+    try:
+        await change(1)
+        await spy.add(store.keys.table_channel(tid), lambda m: heard.append(m["v"]))
+        await store.listen(tid)
+        await change(2)  # the writer alone listens: not published
+        await other.listen(tid)
+        await change(3)
+        await other.unlisten(tid)
+        await change(4)
+        await store.redis.delete(store.keys.listeners(tid))  # as a flushed store would
+        await store.listen(tid)  # a set not known to be whole is not started again
+        await change(5)
+        await other.listen(tid)
+        await change(6)
+        for _ in range(50):
+            if heard[-1:] == [6]:
+                break
+            await asyncio.sleep(0.05)
+        assert heard == [3, 5, 6]
+    finally:
+        await spy.stop()
 
 
 async def test_presence_is_shared_and_expires_with_its_process(store: LiveStore) -> None:
