@@ -110,8 +110,12 @@ class Result(TypedDict):
 
 
 def _copy_rounds(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rounds as a new list whose growing part (the moves) is not shared with the source."""
-    return [{**rd, "moves": list(rd["moves"])} for rd in rounds]
+    """Rounds as a new list whose last round (the only one play changes) is not shared with
+    the source; the rounds before it are over and shared as they are."""
+    if not rounds:
+        return []
+    last = rounds[-1]
+    return [*rounds[:-1], {**last, "moves": list(last["moves"])}]
 
 
 class VariantInfo(TypedDict):
@@ -823,7 +827,7 @@ class Game(ABC):
         """An independent copy for searching ahead: playing on it leaves this game alone.
 
         Cheap: containers are copied one level deep (their items are immutable values),
-        the layout by its own `copy()`, past rounds shared except for the moves lists.
+        the layout by its own `copy()`, the rounds that are over shared.
         """
         clone = object.__new__(type(self))
         clone.__dict__.update(
