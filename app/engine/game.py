@@ -747,18 +747,36 @@ class Game(ABC):
                 {"seat": s, "tiles": self.hands[s].bit_count(), **self.standings_view(s)}
                 for s in range(self.players)
             ],
-            "history": [
-                {"round": r, "end": rd["end"]["kind"], "by": rd["end"]["by"],
-                 "points": rd["end"]["points"], "credited": rd["end"]["credited"],
-                 # the standings after the round, as the score table shows them
-                 **{k: rd[k] for k in self.history_keys if k in rd}}
-                for r, rd in enumerate(self.rounds) if "end" in rd
-            ],
+            "history": self._history(),
             "commitment": self.commitment,
             "seed": self.seed.hex() if finished and self.seed is not None else None,
             "result": self.result,
             **self.extra_view(),
         }
+
+    def _history(self) -> list[dict[str, Any]]:
+        """`view.history`: one entry per round that has ended, with the standings after it
+        as the score table shows them. Only the last round changes in play, so the entries
+        of the rounds before it are kept from copy to copy instead of made for every view."""
+        rounds = self.rounds
+        kept: list[dict[str, Any]] = self.__dict__.get("_history_kept", [])
+        if kept and kept[-1]["round"] >= len(rounds) - 1:
+            kept = []  # not rounds of this game's (never so: rounds are only added)
+        done = kept[-1]["round"] + 1 if kept else 0
+        fresh = [self._history_entry(r, rounds[r]) for r in range(done, len(rounds) - 1)
+                 if "end" in rounds[r]]
+        if fresh:
+            kept = self.__dict__["_history_kept"] = kept + fresh
+        last = len(rounds) - 1
+        if last >= 0 and "end" in rounds[last]:
+            return [*kept, self._history_entry(last, rounds[last])]
+        return list(kept)
+
+    def _history_entry(self, r: int, rd: dict[str, Any]) -> dict[str, Any]:
+        end = rd["end"]
+        return {"round": r, "end": end["kind"], "by": end["by"], "points": end["points"],
+                "credited": end["credited"],
+                **{k: rd[k] for k in self.history_keys if k in rd}}
 
     # ----------------------------------------------------------------- persistence
     def record(self, players: Sequence[str]) -> dict[str, Any]:

@@ -226,3 +226,31 @@ def replay_positions_hands(record: dict, r: int) -> list[list[str]]:
             extra = {k: v for k, v in mv.items() if k not in ("seat", "tile", "end")}
             game.play(mv["seat"], mv["tile"], mv.get("end"), **extra)
     return game.rounds[r]["hands"]
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.binary(min_size=32, max_size=32), rng_seed=st.integers(0, 2**32))
+def test_a_game_played_on_copies_shows_the_score_sheet_a_fresh_load_shows(
+    variant: str, data, seed: bytes, rng_seed: int
+):
+    """The server plays each move on a copy of the last position and shows its view: what
+    a copy keeps from the positions before it (the score sheet's finished rounds) must be
+    what a game loaded afresh from the same state shows, and the sheet has one line per
+    round that has ended."""
+    players, options = data.draw(setups(variant))
+    rng = random.Random(rng_seed)
+    game = start_game(variant, players, options, seed, clock=Ticking())[0]
+    moves = 0
+    while game.status == "playing" and moves < 400:
+        game = game.copy()
+        game.play(game.turn, rng.choice(list(game.legal_moves())))
+        moves += 1
+        fresh = game_from_dict(json.loads(json.dumps(game.to_dict())), clock=game.clock)
+        assert game.public_view() == fresh.public_view()
+        sheet = game.public_view()["history"]
+        ended = [(r, rd) for r, rd in enumerate(game.rounds) if "end" in rd]
+        assert [(e["round"], e["end"], e["points"]) for e in sheet] == [
+            (r, rd["end"]["kind"], rd["end"]["points"]) for r, rd in ended]
+        assert all(e[k] == rd[k] for e, (_r, rd) in zip(sheet, ended, strict=True)
+                   for k in game.history_keys if k in rd)
