@@ -760,8 +760,6 @@ class Game(ABC):
         of the rounds before it are kept from copy to copy instead of made for every view."""
         rounds = self.rounds
         kept: list[dict[str, Any]] = self.__dict__.get("_history_kept", [])
-        if kept and kept[-1]["round"] >= len(rounds) - 1:
-            kept = []  # not rounds of this game's (never so: rounds are only added)
         done = kept[-1]["round"] + 1 if kept else 0
         fresh = [self._history_entry(r, rounds[r]) for r in range(done, len(rounds) - 1)
                  if "end" in rounds[r]]

@@ -67,7 +67,7 @@ class Multiplexed:
         return await self._retry.call_with_retry(lambda: self._once(args), _ignore)
 
     async def close(self) -> None:
-        await stop_task(self._opening)  # type: ignore[arg-type]
+        await stop_task(self._opening)
         if self._watchdog is not None:
             self._watchdog.cancel()
             self._watchdog = None

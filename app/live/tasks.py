@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 log = logging.getLogger(__name__)
 
 RECANCEL_SECONDS = 0.05
 
 
-async def stop_task(task: asyncio.Task[None] | None, timeout: float = 5.0) -> None:
+async def stop_task(task: asyncio.Task[Any] | None, timeout: float = 5.0) -> None:
     """Cancel `task` (again and again if a cancellation is lost) and wait for its end."""
     if task is None:
         return
