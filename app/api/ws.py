@@ -23,6 +23,7 @@ from app import logs, metrics
 from app.api.deps import SESSION_COOKIE
 from app.api.errors import RETRY_MS
 from app.api.i18n import pick_language, translate
+from app.api.outbox import Outbox
 from app.api.protocol import (
     Chat,
     Hello,
@@ -73,7 +74,7 @@ class Connection:
         # A handshake cookie that could not be checked (a store was down): hello tries again.
         self.unchecked_cookie: str | None = None
         self.close_code = 1008
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.outbox: Outbox[dict[str, Any] | None] = Outbox()
         self.last_sent: dict[str, int] = {}
         # While a command of this socket is changing a table, announcements of that table
         # wait, so the reply (with the command's id) is the first message of its version.
@@ -99,12 +100,12 @@ class Connection:
         if not self.lobby_ready and message["type"].startswith("lobby."):
             self.lobby_held.append(message)
             return
-        if self.outbox.qsize() >= MAX_QUEUED:
+        if len(self.outbox) >= MAX_QUEUED:
             log.warning("socket %s does not read; closing it", self.conn_id)
             self.closed = True
-            self.outbox.put_nowait(None)
+            self.outbox.put(None)
             return
-        self.outbox.put_nowait(message)
+        self.outbox.put(message)
 
     def offer_state(self, snapshot: Snapshot) -> None:
         if snapshot.table_id in self.busy:
@@ -148,11 +149,11 @@ class Connection:
     async def write_loop(self) -> None:
         try:
             while True:
-                message = await self.outbox.get()
-                if message is None:
-                    await self.ws.close(code=self.close_code)
-                    return
-                await self.ws.send_text(orjson.dumps(message).decode())
+                for message in await self.outbox.take():
+                    if message is None:
+                        await self.ws.close(code=self.close_code)
+                        return
+                    await self.ws.send_text(orjson.dumps(message).decode())
         except Exception:  # the peer went away; the read loop notices too
             self.closed = True
 
@@ -180,7 +181,7 @@ class Connection:
             return
         self.closed = True
         self.close_code = CLOSE_BAD_TOKEN
-        self.outbox.put_nowait(None)
+        self.outbox.put(None)
 
     # -- incoming ---------------------------------------------------------------------
 
