@@ -66,6 +66,10 @@ class Multiplexed:
     async def execute(self, *args: Any) -> Any:
         return await self._retry.call_with_retry(lambda: self._once(args), _ignore)
 
+    # redis-py's name, so a caller may take either; the reply is as Redis sent it (no
+    # response callback), the same as redis-py's for scripts and integer replies.
+    execute_command = execute
+
     async def close(self) -> None:
         await stop_task(self._opening)
         if self._watchdog is not None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+from app.live.multiplex import Multiplexed
 from app.live.scripts import run_script
 
 # The Lua function both scripts share: takes a token from every bucket of `keys` (rate and
@@ -92,9 +93,13 @@ class Charge:
 
 
 class RateLimiter:
-    def __init__(self, client: aioredis.Redis, prefix: str) -> None:
+    def __init__(self, client: aioredis.Redis, prefix: str,
+                 lane: Multiplexed | None = None) -> None:
+        """`lane`: the store's shared connection (app.live.multiplex), taken by every
+        message's charge instead of a pooled connection when there is one."""
         self.prefix = prefix
         self.redis = client
+        self._runner: aioredis.Redis | Multiplexed = lane or client
         self._take = client.register_script(_TAKE)
 
     def key(self, kind: str, who: str) -> str:
@@ -113,7 +118,7 @@ class RateLimiter:
             if not charge.keys:
                 charge.verdict = Verdict(True, 0)
             else:
-                allowed, wait = await run_script(self._take, self.redis, charge.keys,
+                allowed, wait = await run_script(self._take, self._runner, charge.keys,
                                                   charge.args)
                 charge.verdict = Verdict(bool(int(allowed)), int(wait))
         return charge.verdict

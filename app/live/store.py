@@ -219,9 +219,10 @@ def _versioned(row: list[Any]) -> Versioned | None:
     return Versioned(int(version), orjson.loads(data))
 
 
-def dumps(value: Any) -> str:
-    """Compact JSON text (orjson): the live store's and the sockets' one serialiser."""
-    return orjson.dumps(value).decode()
+def dumps(value: Any) -> bytes:
+    """Compact JSON (orjson), as the UTF-8 bytes Redis is sent: the live store's one
+    serialiser (a state is a few kilobytes a move; no copy into a str and back)."""
+    return orjson.dumps(value)
 
 
 class _Pool(aioredis.BlockingConnectionPool):
@@ -315,6 +316,11 @@ class LiveStore:
         self._lane: Multiplexed | None = (
             Multiplexed(pool, timeout=_TIMEOUT, retry=_retry()) if isinstance(pool, _Pool)
             else None)
+
+    @property
+    def lane(self) -> Multiplexed | None:
+        """The move path's shared connection (None for the in-process store)."""
+        return self._lane
 
     async def ping(self) -> bool:
         try:
@@ -580,9 +586,10 @@ class LiveStore:
         keep_seconds: int,
     ) -> None:
         """Mark this process's seats present/absent and announce who is connected now."""
-        await self._presence(
-            keys=[self.keys.presence(table_id)],
-            args=[
+        await run_script(
+            self._presence, self._lane or self.redis,
+            [self.keys.presence(table_id)],
+            [
                 now_ms, expires_ms, keep_seconds, self.keys.table_channel(table_id), table_id,
                 *(f"+{process_id}:{s}" for s in sorted(present)),
                 *(f"-{process_id}:{s}" for s in sorted(absent)),
@@ -613,7 +620,8 @@ class LiveStore:
         return _live_seats(await self.redis.hgetall(self.keys.presence(table_id)), now_ms)
 
     async def publish_table(self, table_id: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self.keys.table_channel(table_id), dumps(message))
+        await (self._lane or self.redis).execute_command(
+            "PUBLISH", self.keys.table_channel(table_id), dumps(message))
 
 
 def _live_watchers(watchers: dict[Any, Any], now_ms: int) -> int:
