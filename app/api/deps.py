@@ -27,7 +27,9 @@ __all__ = [
 SESSION_COOKIE = "domino_session"
 
 
-def get_database(request: Request) -> Database:
+# The dependencies are coroutines, even those that only read the app's state: FastAPI runs
+# a plain function in its thread pool, a thread hop per request for nothing.
+async def get_database(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
 
@@ -52,9 +54,13 @@ def _token(request: Request) -> str | None:
     return request.cookies.get(SESSION_COOKIE)
 
 
-def get_sessions(request: Request) -> Sessions:
+def _sessions(request: Request) -> Sessions:
     sessions: Sessions = request.app.state.live.sessions
     return sessions
+
+
+async def get_sessions(request: Request) -> Sessions:
+    return _sessions(request)
 
 
 async def optional_identity(request: Request) -> Identity | None:
@@ -62,7 +68,7 @@ async def optional_identity(request: Request) -> Identity | None:
     tokens (spectators). Checked without the database unless the session cache misses;
     a store that cannot answer is a 503, never a 401."""
     token = _token(request)
-    return await get_sessions(request).identify(token) if token else None
+    return await _sessions(request).identify(token) if token else None
 
 
 async def current_identity(

@@ -18,7 +18,7 @@ from app.services.tables import ServiceError, public_table
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
 
-def get_live(request: Request) -> LiveTables:
+async def get_live(request: Request) -> LiveTables:
     live: LiveTables = request.app.state.live
     return live
 
