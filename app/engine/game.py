@@ -848,7 +848,7 @@ class Game(ABC):
         clone = object.__new__(type(self))
         clone.__dict__.update(
             {
-                k: v.copy() if isinstance(v, list | dict | set) else v
+                k: v.copy() if isinstance(v, (list, dict, set)) else v
                 for k, v in self.__dict__.items()
             }
         )

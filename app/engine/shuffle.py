@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import secrets
@@ -20,6 +21,7 @@ def new_seed() -> bytes:
     return secrets.token_bytes(SEED_BYTES)
 
 
+@functools.lru_cache(maxsize=4096)  # every view of a game shows it
 def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 

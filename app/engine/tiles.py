@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
+
+T = TypeVar("T")
 
 
 class Tile(NamedTuple):
@@ -87,6 +89,18 @@ class TileSet:
         )
         self.doubles = sum(1 << i for i, t in enumerate(self.tiles) if t.is_double)
         self.all = (1 << len(self.tiles)) - 1
+        # A mask read a byte at a time: for byte b and its value v, the ids (and the names)
+        # it holds. Hands are turned into lists for every state and every view.
+        count = len(self.tiles)
+        self._byte_ids = tuple(
+            tuple(tuple(8 * b + i for i in range(8) if v >> i & 1 and 8 * b + i < count)
+                  for v in range(256))
+            for b in range((count + 7) // 8)
+        )
+        self._byte_names = tuple(
+            tuple(tuple(self.names[i] for i in ids) for ids in by_value)
+            for by_value in self._byte_ids
+        )
 
     def id_of(self, tile: object) -> int:
         """The id of a Tile or a tile name in either order; ValueError otherwise."""
@@ -104,18 +118,25 @@ class TileSet:
 
     def members(self, mask: int) -> list[int]:
         """The ids in `mask`, lowest first."""
-        out = []
-        while mask:
-            bit = mask & -mask
-            out.append(bit.bit_length() - 1)
-            mask ^= bit
-        return out
+        return _spread(mask, self._byte_ids)
 
     def tiles_of(self, mask: int) -> list[Tile]:
         return [self.tiles[i] for i in self.members(mask)]
 
     def names_of(self, mask: int) -> list[str]:
-        return [self.names[i] for i in self.members(mask)]
+        return _spread(mask, self._byte_names)
+
+
+def _spread(mask: int, by_byte: tuple[tuple[tuple[T, ...], ...], ...]) -> list[T]:
+    """What `by_byte` holds for each byte of `mask`, lowest byte first."""
+    out: list[T] = []
+    b = 0
+    while mask:
+        if mask & 255:
+            out += by_byte[b][mask & 255]
+        mask >>= 8
+        b += 1
+    return out
 
 
 @cache
