@@ -157,6 +157,7 @@ class SocketLimits:
         self.live = live
         self.address = address
         self.own = TokenBucket(settings.ws_socket_rate, settings.ws_socket_burst)
+        self._charges: dict[tuple[int | None, bool], Charge] = {}
 
     async def connect(self) -> Verdict:
         budget = Budget(settings.ws_connect_rate, settings.ws_connect_burst)
@@ -171,15 +172,22 @@ class SocketLimits:
 
     def charge(self, player_id: int | None, chat: bool) -> Charge:
         """The message's draw on the shared budgets: made by the move it makes (in the
-        move's write), or by `settle`."""
-        buckets = {f"ws:{self.address}": Budget(settings.ws_address_rate,
-                                                 settings.ws_address_burst)}
-        if player_id is not None:
-            buckets[f"wsplayer:{player_id}"] = Budget(settings.ws_player_rate,
-                                                      settings.ws_player_burst)
-            if chat:
-                buckets[f"chat:{player_id}"] = Budget(settings.chat_rate, settings.chat_burst)
-        return self.live.limiter.charge(buckets)
+        move's write), or by `settle`. The same for every frame of one player, chat or
+        not: its keys and arguments are made once and shared (nobody changes them)."""
+        made = self._charges.get((player_id, chat))
+        if made is None:
+            buckets = {f"ws:{self.address}": Budget(settings.ws_address_rate,
+                                                     settings.ws_address_burst)}
+            if player_id is not None:
+                buckets[f"wsplayer:{player_id}"] = Budget(settings.ws_player_rate,
+                                                          settings.ws_player_burst)
+                if chat:
+                    buckets[f"chat:{player_id}"] = Budget(settings.chat_rate,
+                                                          settings.chat_burst)
+            if len(self._charges) >= 4:  # a socket that keeps signing in as others
+                self._charges.clear()
+            made = self._charges[(player_id, chat)] = self.live.limiter.charge(buckets)
+        return Charge(made.keys, made.args)
 
     async def settle(self, charge: Charge) -> Verdict:
         return await settle(self.live, charge, "ws")

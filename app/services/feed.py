@@ -108,9 +108,10 @@ class Snapshot:
             if self._shared is None:
                 self._shared = public_view(self.state, self.game, self.connected,
                                            self.spectators)
-                self._public = orjson.dumps(self._shared)
+                # The shared object, open for the seat's own fields: `{...,`
+                self._public = orjson.dumps(self._shared)[:-1] + b","
             own = orjson.dumps(own_view(self.game, seat, self._shared))
-            view = self._views[seat] = orjson.Fragment(self._public[:-1] + b"," + own[1:])
+            view = self._views[seat] = orjson.Fragment(self._public + own[1:])
         return view
 
     def message(self, player_id: int | None, last_sent: int) -> dict[str, Any]:
