@@ -8,7 +8,12 @@ Claiming counts and adds in one script, so two processes can never both take the
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis.asyncio as aioredis
+
+from app.live.multiplex import Multiplexed
+from app.live.scripts import run_script
 
 # KEYS[1]: the owner's leases. ARGV: cap, member, now ms, expires ms, then members known
 # to be over (removed first). 1: held (a member already held is renewed), 0: at the cap.
@@ -34,8 +39,12 @@ return due
 
 
 class Caps:
-    def __init__(self, client: aioredis.Redis, prefix: str) -> None:
+    def __init__(self, client: aioredis.Redis, prefix: str,
+                 lane: Multiplexed | None = None) -> None:
+        """`lane`: the store's shared connection, taken instead of a pooled one (every
+        table made and every socket opened asks here)."""
         self.redis = client
+        self._runner: aioredis.Redis | Multiplexed = lane or client
         self.prefix = prefix
         self._lease = client.register_script(_LEASE)
         self._due = client.register_script(_DUE)
@@ -53,22 +62,25 @@ class Caps:
         over: list[str] | None = None,
     ) -> bool:
         """Hold (or renew) `member` among `owner`'s `kind`, unless `cap` are held already."""
-        held = await self._lease(keys=[self._key(kind, owner)],
-                                 args=[cap, member, now_ms, expires_ms, *(over or [])])
+        held = await run_script(self._lease, self._runner, [self._key(kind, owner)],
+                                [cap, member, now_ms, expires_ms, *(over or [])])
         return bool(int(held))
 
+    async def _command(self, *args: Any) -> Any:
+        return await self._runner.execute_command(*args)
+
     async def release(self, kind: str, owner: int, member: str) -> None:
-        await self.redis.zrem(self._key(kind, owner), member)
+        await self._command("ZREM", self._key(kind, owner), member)
 
     async def held(self, kind: str, owner: int, now_ms: int) -> list[str]:
-        return [str(m) for m in await self.redis.zrangebyscore(
-            self._key(kind, owner), now_ms, "+inf")]
+        return [str(m) for m in await self._command(
+            "ZRANGEBYSCORE", self._key(kind, owner), now_ms, "+inf")]
 
     async def expire_waiting_at(self, table_id: str, at_ms: int) -> None:
-        await self.redis.zadd(self._waiting, {table_id: at_ms})
+        await self._command("ZADD", self._waiting, at_ms, table_id)
 
     async def forget_waiting(self, table_id: str) -> None:
-        await self.redis.zrem(self._waiting, table_id)
+        await self._command("ZREM", self._waiting, table_id)
 
     async def waiting_due(self, now_ms: int, lease_ms: int) -> list[str]:
         due = await self._due(keys=[self._waiting], args=[now_ms, now_ms + lease_ms])

@@ -21,6 +21,7 @@ REVOKED = "-"
 
 class SessionCache:
     def __init__(self, store: LiveStore) -> None:
+        self.store = store
         self.redis = store.redis
         self.keys = store.keys
 
@@ -30,7 +31,7 @@ class SessionCache:
 
     async def holder(self, session_id: str) -> tuple[int, str] | bool | None:
         """(player id, name) of a valid session; False once revoked; None if not known."""
-        value = await self.redis.get(self.keys.session(session_id))
+        value = await self.store.command("GET", self.keys.session(session_id))
         if value is None:
             return None
         if value == REVOKED:

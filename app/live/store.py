@@ -192,6 +192,26 @@ end
 return after
 """
 
+# A process's count of spectators' sockets at a table, then the total over every process
+# announced. KEYS[1]: the table's spectators hash (process -> "expires ms:count").
+# ARGV: process, "expires ms:count" ("" to remove), seconds to keep, now ms, channel, table.
+_SPECTATORS = """
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+local total = 0
+local all = redis.call('HGETALL', KEYS[1])
+for i = 2, #all, 2 do
+  local expires, count = string.match(all[i], '^([^:]+):(%d+)$')
+  if expires and tonumber(expires) > tonumber(ARGV[4]) then total = total + tonumber(count) end
+end
+redis.call('PUBLISH', ARGV[5], '{"kind":"spectators","table_id":"' .. ARGV[6]
+  .. '","count":' .. total .. '}')
+return total
+"""
+
 
 _CHANGE_HEAD = re.compile(r'\{"kind":"change","table_id":"[^"]*","v":(\d+),"writer":"(\w*)"')
 
@@ -310,6 +330,7 @@ class LiveStore:
         self._presence = client.register_script(_PRESENCE)
         self._restore = client.register_script(_RESTORE)
         self._listen = client.register_script(_LISTEN)
+        self._spectators = client.register_script(_SPECTATORS)
         # The move path's writes share one connection (see app.live.multiplex); the
         # in-process store has no connections to share.
         pool = client.connection_pool
@@ -321,6 +342,12 @@ class LiveStore:
     def lane(self) -> Multiplexed | None:
         """The move path's shared connection (None for the in-process store)."""
         return self._lane
+
+    async def command(self, *args: Any) -> Any:
+        """One command over the shared connection where there is one (a few µs of CPU,
+        against a pooled connection's tens): for commands whose reply is used as Redis
+        sends it (strings, integers, lists of them), with no redis-py conversion."""
+        return await (self._lane or self.redis).execute_command(*args)
 
     async def ping(self) -> bool:
         try:
@@ -341,9 +368,7 @@ class LiveStore:
     # -- tables -------------------------------------------------------------------------
 
     async def load(self, table_id: str) -> Versioned | None:
-        return _versioned(
-            await self.redis.hmget(self.keys.table(table_id), ["version", "data"])
-        )
+        return _versioned(await self.command("HMGET", self.keys.table(table_id), "version", "data"))
 
     async def load_with_presence(
         self, table_id: str, now_ms: int
@@ -612,16 +637,23 @@ class LiveStore:
                 pipe.hdel(key, process_id)
             await pipe.execute()
 
-    async def watchers(self, table_id: str, now_ms: int) -> int:
-        """How many spectators' sockets watch the table, summed over every process."""
-        return _live_watchers(await self.redis.hgetall(self._watchers_key(table_id)), now_ms)
+    async def count_spectators(
+        self, table_id: str, process_id: str, count: int, now_ms: int, expires_ms: int,
+        keep_seconds: int,
+    ) -> int:
+        """Store this process's count of spectators' sockets at the table (0: none), and
+        announce the total over every process, which is returned; one round trip."""
+        return int(await run_script(
+            self._spectators, self._lane or self.redis, [self._watchers_key(table_id)],
+            [process_id, f"{expires_ms}:{count}" if count else "", keep_seconds, now_ms,
+             self.keys.table_channel(table_id), table_id],
+        ))
 
     async def presence(self, table_id: str, now_ms: int) -> set[int]:
         return _live_seats(await self.redis.hgetall(self.keys.presence(table_id)), now_ms)
 
     async def publish_table(self, table_id: str, message: dict[str, Any]) -> None:
-        await (self._lane or self.redis).execute_command(
-            "PUBLISH", self.keys.table_channel(table_id), dumps(message))
+        await self.command("PUBLISH", self.keys.table_channel(table_id), dumps(message))
 
 
 def _live_watchers(watchers: dict[Any, Any], now_ms: int) -> int:

@@ -385,16 +385,13 @@ class Feed:
 
     async def _update_watchers(self, watch: Watch, watchers: int) -> None:
         """Store how many spectators' sockets are here; announce the new total."""
-        await self.store.set_watchers(
-            watch.table_id, self.process_id, watchers, now_ms() + PRESENCE_TTL_MS,
+        now = now_ms()
+        total = await self.store.count_spectators(
+            watch.table_id, self.process_id, watchers, now, now + PRESENCE_TTL_MS,
             PRESENCE_KEEP_SECONDS,
         )
         watch.local_watchers = watchers
-        total = await self.store.watchers(watch.table_id, now_ms())
         watch.spectators = total
-        await self.store.publish_table(
-            watch.table_id, {"kind": "spectators", "table_id": watch.table_id, "count": total}
-        )
 
     async def refresh_presence(self) -> None:
         for watch in list(self.watches.values()):

@@ -189,3 +189,34 @@ async def test_a_vanished_table_cannot_be_written_back(store: LiveStore) -> None
     assert await store.delete(tid, 1) is True
     assert await store.load(tid) is None
     assert await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1) is None
+
+
+async def test_spectators_are_counted_over_every_process_and_the_total_announced(
+    store: LiveStore,
+) -> None:
+    hub = Hub(store)
+    heard: list[dict[str, Any]] = []
+
+    def on_lobby(message: dict[str, Any]) -> None:
+        return None
+
+    await hub.start(on_lobby)
+    tid = secrets.token_hex(4)
+    try:
+        await hub.add(store.keys.table_channel(tid), heard.append)
+        now = 10_000
+        assert await store.count_spectators(tid, "a", 3, now, now + 30_000, 60) == 3
+        assert await store.count_spectators(tid, "b", 2, now, now + 30_000, 60) == 5
+        # A process whose entry ran out (it crashed) is not counted...
+        assert await store.count_spectators(tid, "c", 4, now, now + 10, 60) == 9
+        assert await store.count_spectators(tid, "a", 1, now + 20, now + 30_000, 60) == 3
+        # ...and one whose last spectator left has no entry at all.
+        assert await store.count_spectators(tid, "b", 0, now + 20, now + 30_000, 60) == 1
+        for _ in range(50):
+            if len(heard) == 5:
+                break
+            await asyncio.sleep(0.05)
+        assert heard == [{"kind": "spectators", "table_id": tid, "count": n}
+                         for n in (3, 5, 9, 3, 1)]
+    finally:
+        await hub.stop()
