@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event, text
@@ -26,12 +27,19 @@ MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 PING_SECONDS = 3.0
 
 
+def _json(value: Any) -> str:
+    """JSON columns (a finished game's record is tens of kilobytes) through orjson, as the
+    live store's states are; keys that are not strings become strings, as json's do."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def create_engine(url: str) -> AsyncEngine:
     """An async engine; on SQLite with foreign keys and real transactions like PostgreSQL."""
+    json = {"json_serializer": _json, "json_deserializer": orjson.loads}
     if not url.startswith("sqlite"):
         # pre_ping: after a database restart, stale pooled connections are replaced, not used.
-        return create_async_engine(url, pool_pre_ping=True)
-    engine = create_async_engine(url, connect_args={"timeout": 30})
+        return create_async_engine(url, pool_pre_ping=True, **json)
+    engine = create_async_engine(url, connect_args={"timeout": 30}, **json)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:

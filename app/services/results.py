@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -45,11 +45,36 @@ def _check(record: dict[str, Any], player_ids: Sequence[int | None]) -> Result:
     return cast(Result, result)
 
 
+# Core statements, not ORM units of work: a busy server writes a game every few moves, and
+# the ORM's bookkeeping (identity map, flush order, per-object state) was most of the cost.
+_games = cast(Table, Game.__table__)
+_players = cast(Table, GamePlayer.__table__)
+_ratings = cast(Table, Rating.__table__)
+
+# One rating row paid for one game (executemany); the row is locked by `_lock_ratings`.
+_PAY = (
+    update(_ratings)
+    .where(_ratings.c.player_id == bindparam("b_player"),
+           _ratings.c.variant == bindparam("b_variant"))
+    .values(
+        points=_ratings.c.points + bindparam("b_gain"),
+        games=_ratings.c.games + 1,
+        wins=_ratings.c.wins + bindparam("b_won"),
+        losses=_ratings.c.losses + bindparam("b_lost"),
+        skill=bindparam("b_skill"),
+        deviation=bindparam("b_deviation"),
+        volatility=bindparam("b_volatility"),
+        updated_at=bindparam("b_at"),
+    )
+)
+
+
 async def _lock_ratings(
     session: AsyncSession, variant: str, player_ids: Iterable[int]
-) -> dict[int, Rating]:
-    """The players' rating rows in `variant`, created if missing and locked for this
-    transaction (in player id order, so two games sharing players cannot deadlock)."""
+) -> dict[int, skill.Skill]:
+    """The players' skills in `variant`, their rating rows created if missing and locked
+    for this transaction (in player id order, so two games sharing players cannot
+    deadlock)."""
     ids = sorted(set(player_ids))
     insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     now = utcnow()
@@ -68,15 +93,16 @@ async def _lock_ratings(
         }
         for pid in ids
     ]
-    await session.execute(insert(Rating).values(fresh).on_conflict_do_nothing())
-    rows = await session.scalars(
-        select(Rating)
-        .where(Rating.variant == variant, Rating.player_id.in_(ids))
-        .order_by(Rating.player_id)
+    await session.execute(insert(_ratings).values(fresh).on_conflict_do_nothing())
+    rows = await session.execute(
+        select(_ratings.c.player_id, _ratings.c.skill, _ratings.c.deviation,
+               _ratings.c.volatility)
+        .where(_ratings.c.variant == variant, _ratings.c.player_id.in_(ids))
+        .order_by(_ratings.c.player_id)
         .with_for_update()
-        .execution_options(populate_existing=True)
     )
-    return {r.player_id: r for r in rows}
+    return {pid: skill.Skill(rating, deviation, volatility)
+            for pid, rating, deviation, volatility in rows}
 
 
 async def _write(
@@ -94,8 +120,8 @@ async def _write(
     variant = str(record["variant"])
     # The game row goes first: a concurrent writer of the same game blocks on its primary
     # key right here and then fails, before it has touched a single rating.
-    session.add(
-        Game(
+    await session.execute(
+        _games.insert().values(
             id=game_id,
             table_id=table_id,
             variant=variant,
@@ -109,7 +135,6 @@ async def _write(
             rated=rated,
         )
     )
-    await session.flush()
 
     winners = set(result.get("winners") or [])
     losers = set(result.get("losers") or [])
@@ -127,38 +152,37 @@ async def _write(
     skills_after: dict[int, float | None] = {seat: None for seat, _ in seated}
     if rated and seated:
         ratings = await _lock_ratings(session, variant, [pid for _, pid in seated])
-        before = [
-            skill.Skill(r.skill, r.deviation, r.volatility)
-            for r in (ratings[pid] for _, pid in seated)
-        ]
+        before = [ratings[pid] for _, pid in seated]
         after = skill.update_game(before, [won[seat] for seat, _ in seated])
         now = utcnow()
-        for (seat, pid), new in zip(seated, after, strict=True):
-            row = ratings[pid]
-            row.points += gains[seat]
-            row.games += 1
-            row.wins += won[seat]
-            row.losses += outcome[seat] == "lost"
-            row.skill, row.deviation, row.volatility = (
-                new.rating,
-                new.deviation,
-                new.volatility,
-            )
-            row.updated_at = now
-            skills_after[seat] = new.rating
-    session.add_all(
-        GamePlayer(
-            game_id=game_id,
-            seat=seat,
-            player_id=pid,
-            final=int(result["final"][seat]),
-            points=gains[seat],
-            outcome=outcome[seat],
-            skill_after=skills_after[seat],
-        )
-        for seat, pid in seated
-    )
-    await session.flush()
+        await session.execute(_PAY, [
+            {
+                "b_player": pid,
+                "b_variant": variant,
+                "b_gain": gains[seat],
+                "b_won": int(won[seat]),
+                "b_lost": int(outcome[seat] == "lost"),
+                "b_skill": new.rating,
+                "b_deviation": new.deviation,
+                "b_volatility": new.volatility,
+                "b_at": now,
+            }
+            for (seat, pid), new in zip(seated, after, strict=True)
+        ])
+        skills_after = {seat: new.rating for (seat, _), new in zip(seated, after, strict=True)}
+    if seated:
+        await session.execute(_players.insert(), [
+            {
+                "game_id": game_id,
+                "seat": seat,
+                "player_id": pid,
+                "final": int(result["final"][seat]),
+                "points": gains[seat],
+                "outcome": outcome[seat],
+                "skill_after": skills_after[seat],
+            }
+            for seat, pid in seated
+        ])
 
 
 async def write_result(

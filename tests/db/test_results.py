@@ -72,6 +72,8 @@ async def test_goat_game_pays_by_rule_1_9(db: Database):
     assert all(ratings[p].skill > 1500 for p in ids[:3])
     assert ratings[ids[3]].skill < 1500
     assert all(ratings[p].deviation < 350 for p in ids)
+    # Each seat's row keeps the skill the game left its player with.
+    assert [s.skill_after for s in seats] == [ratings[p].skill for p in ids]
     assert [(s.seat, s.player_id, s.final, s.points, s.outcome) for s in seats] == [
         (0, ids[0], 25, 8, "won"),
         (1, ids[1], 15, 9, "won"),
