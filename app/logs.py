@@ -83,3 +83,9 @@ def logging_config(fmt: str, level: str) -> dict[str, Any]:
 
 def configure(fmt: str, level: str) -> None:
     logging.config.dictConfig(logging_config(fmt, level))
+    # No line of ours names its source line, thread or process: they are not looked up for
+    # every record (the logging HOWTO's "Optimization"; an access line a request).
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
