@@ -396,6 +396,9 @@ async def drive(
         ]
         setup = time.perf_counter()
         while stats.started < tables and time.perf_counter() - setup < 600:
+            failed = [p for p in players if p.done()]
+            if failed:  # a table that could not be set up never starts: say why, now
+                failed[0].result()
             await asyncio.sleep(0.2)
         print(f"{label}: {stats.started} tables playing after {time.perf_counter() - setup:.0f}"
               " s of setup", file=sys.stderr, flush=True)
