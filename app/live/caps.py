@@ -40,11 +40,11 @@ return due
 
 class Caps:
     def __init__(self, client: aioredis.Redis, prefix: str,
-                 lane: Multiplexed | None = None) -> None:
-        """`lane`: the store's shared connection, taken instead of a pooled one (every
-        table made and every socket opened asks here)."""
+                 runner: aioredis.Redis | Multiplexed | None = None) -> None:
+        """`runner`: what runs the commands (`LiveStore.runner`: every table made and
+        every socket opened asks here); the client when not given."""
         self.redis = client
-        self._runner: aioredis.Redis | Multiplexed = lane or client
+        self._runner = runner or client
         self.prefix = prefix
         self._lease = client.register_script(_LEASE)
         self._due = client.register_script(_DUE)

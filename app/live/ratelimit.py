@@ -94,12 +94,12 @@ class Charge:
 
 class RateLimiter:
     def __init__(self, client: aioredis.Redis, prefix: str,
-                 lane: Multiplexed | None = None) -> None:
-        """`lane`: the store's shared connection (app.live.multiplex), taken by every
-        message's charge instead of a pooled connection when there is one."""
+                 runner: aioredis.Redis | Multiplexed | None = None) -> None:
+        """`runner`: what runs every message's charge (`LiveStore.runner`); the client
+        when not given."""
         self.prefix = prefix
         self.redis = client
-        self._runner: aioredis.Redis | Multiplexed = lane or client
+        self._runner = runner or client
         self._take = client.register_script(_TAKE)
 
     def key(self, kind: str, who: str) -> str:

@@ -339,15 +339,16 @@ class LiveStore:
             else None)
 
     @property
-    def lane(self) -> Multiplexed | None:
-        """The move path's shared connection (None for the in-process store)."""
-        return self._lane
+    def runner(self) -> aioredis.Redis | Multiplexed:
+        """What runs the hot commands and scripts: the shared connection where there is one
+        (a few µs of CPU a command, against a pooled connection's tens), else the client.
+        For commands whose reply is used as Redis sends it (strings, integers, lists of
+        them): no redis-py response conversion."""
+        return self._lane or self.redis
 
     async def command(self, *args: Any) -> Any:
-        """One command over the shared connection where there is one (a few µs of CPU,
-        against a pooled connection's tens): for commands whose reply is used as Redis
-        sends it (strings, integers, lists of them), with no redis-py conversion."""
-        return await (self._lane or self.redis).execute_command(*args)
+        """One command over `runner`."""
+        return await self.runner.execute_command(*args)
 
     async def ping(self) -> bool:
         try:
@@ -445,7 +446,7 @@ class LiveStore:
         bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
         k = self.keys
         result = await run_script(
-            self._write, self._lane or self.redis,
+            self._write, self.runner,
             [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
              k.rounds(table_id), k.snapshot_due, k.listeners(table_id), *bucket_keys],
             [
@@ -612,7 +613,7 @@ class LiveStore:
     ) -> None:
         """Mark this process's seats present/absent and announce who is connected now."""
         await run_script(
-            self._presence, self._lane or self.redis,
+            self._presence, self.runner,
             [self.keys.presence(table_id)],
             [
                 now_ms, expires_ms, keep_seconds, self.keys.table_channel(table_id), table_id,
@@ -644,7 +645,7 @@ class LiveStore:
         """Store this process's count of spectators' sockets at the table (0: none), and
         announce the total over every process, which is returned; one round trip."""
         return int(await run_script(
-            self._spectators, self._lane or self.redis, [self._watchers_key(table_id)],
+            self._spectators, self.runner, [self._watchers_key(table_id)],
             [process_id, f"{expires_ms}:{count}" if count else "", keep_seconds, now_ms,
              self.keys.table_channel(table_id), table_id],
         ))

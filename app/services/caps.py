@@ -35,7 +35,7 @@ EXPIRY_LEASE_MS = 30_000
 class PlayerCaps:
     def __init__(self, store: LiveStore, settings: Settings) -> None:
         self.store = store
-        self.caps = Caps(store.redis, settings.redis_prefix, store.lane)
+        self.caps = Caps(store.redis, settings.redis_prefix, store.runner)
         self.max_waiting = settings.max_waiting_tables
         self.waiting_ms = int(settings.waiting_table_seconds * 1000)
         self.max_sockets = settings.max_sockets_per_player
