@@ -130,6 +130,7 @@ def _serve(args: argparse.Namespace) -> int:
         log_config=log_config,
         # X-Forwarded-For names the client only when one of these proxies sent it.
         forwarded_allow_ips=settings.trusted_proxies,
+        ws_per_message_deflate=settings.ws_compression,
         # Open connections get most of the stop; the watchdog of app.main ends it.
         timeout_graceful_shutdown=max(1, int(settings.shutdown_seconds * 0.6)),
     )

@@ -51,6 +51,12 @@ class Settings(BaseSettings):
     api_burst: float = 200.0
     auth_rate: float = 2.0
     auth_burst: float = 60.0
+    # Websocket frames compressed (permessage-deflate) for clients that offer it, as
+    # browsers do. A view then travels in a few dozen bytes instead of about 2 KB (each
+    # differs little from the last), but every frame to every seat costs zlib, and every
+    # socket a compressor: at 250 busy tables about 30 % more server CPU per move and 40
+    # KiB more memory per socket (benchmarks/README.md). Off unless traffic is dearer.
+    ws_compression: bool = False
     # How often each process looks for expired turn deadlines and unwritten results.
     sweep_seconds: float = 0.25
     # Computer players: the pause before a bot places a tile (so a table of bots looks

@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import orjson
@@ -97,6 +97,7 @@ class Stats:
     rounds: list[int] = field(default_factory=list)
     frame_sizes: list[int] = field(default_factory=list)
     started: int = 0  # tables whose (first) game has begun
+    finished: int = 0  # games seen to end
     lobby_frames: int = 0  # frames received by the lobby-only sockets while measuring
 
 
@@ -129,8 +130,8 @@ class Bot:
         self.ws: Any = None
 
     async def connect(self, ws_url: str) -> None:
-        self.ws = await websockets.connect(ws_url, max_size=2**22, ping_interval=None,
-                                           compression=None)
+        # Offers permessage-deflate, as browsers do: the server's setting decides.
+        self.ws = await websockets.connect(ws_url, max_size=2**22, ping_interval=None)
         await self.send({"type": "hello", "token": self.token})
         welcome = orjson.loads(await self.ws.recv())
         if welcome.get("type") != "welcome":
@@ -188,7 +189,9 @@ class Bot:
             table.started = True
             stats.started += 1
         if view["status"] == "finished":
-            table.done.set()
+            if not table.done.is_set():
+                stats.finished += 1
+                table.done.set()
             return
         if view["turn"] == self.seat and view["legal"] and seq > self.moved_at_seq:
             self.moved_at_seq = seq
@@ -296,6 +299,12 @@ async def sign_up(http: httpx.AsyncClient, count: int) -> list[str]:
     return list(tokens)
 
 
+class Tenth(NamedTuple):
+    cpu_ms_per_move: float
+    moves_per_s: float
+    mean_round: float
+
+
 @dataclass
 class Result:
     label: str
@@ -304,10 +313,8 @@ class Result:
     cpu: float | None
     offered: float | None
     memory_per_socket: float | None = None
-    cpu_first: float | None = None
-    cpu_last: float | None = None
-    rounds_first: float = 0.0
-    rounds_last: float = 0.0
+    # a long game's CPU ms per move and mean round, by tenth of its moves
+    tenths: list[Tenth] = field(default_factory=list)
 
     def print(self) -> None:
         s = self.stats
@@ -325,13 +332,17 @@ class Result:
               f"p99 {pct(0.99):.1f} ms ({len(s.latencies)} moves)")
         if self.cpu is not None and s.moves:
             print(f"  server CPU per move: {1000 * self.cpu / s.moves:.2f} ms")
-        if self.cpu_first is not None and self.cpu_last is not None:
+        if self.tenths:
+            (first, _, round_first), (last, _, round_last) = self.tenths[0], self.tenths[-1]
             print(f"  server CPU per move while every game is on, first tenth of the moves "
-                  f"(mean round {self.rounds_first:.1f}): {self.cpu_first:.2f} ms; last tenth "
-                  f"(mean round {self.rounds_last:.1f}): {self.cpu_last:.2f} ms "
-                  f"({100 * (self.cpu_last / self.cpu_first - 1):+.0f} %)")
+                  f"(mean round {round_first:.1f}): {first:.2f} ms; last tenth "
+                  f"(mean round {round_last:.1f}): {last:.2f} ms "
+                  f"({100 * (last / first - 1):+.0f} %)")
+            print("  by tenth: " + ", ".join(f"{t.cpu_ms_per_move:.3f}" for t in self.tenths)
+                  + " ms per move; " + ", ".join(f"{t.moves_per_s:.0f}" for t in self.tenths)
+                  + " moves/s")
         if s.moves:
-            print(f"  bytes per move per seat: {s.bytes / s.moves / 4:.0f}")
+            print(f"  bytes per move per seat (uncompressed): {s.bytes / s.moves / 4:.0f}")
         if self.memory_per_socket is not None:
             print(f"  server memory per idle socket: {self.memory_per_socket / 1024:.1f} KiB")
         print(f"  failed moves: {s.failed} {s.failures or ''}; seq gaps seen: {s.gaps}")
@@ -342,8 +353,7 @@ class Result:
 
 async def watch_lobby(ws_url: str, stats: Stats, ready: asyncio.Event) -> None:
     """A person in the lobby: subscribes to it and reads every frame."""
-    async with websockets.connect(ws_url, max_size=2**22, ping_interval=None,
-                                  compression=None) as ws:
+    async with websockets.connect(ws_url, max_size=2**22, ping_interval=None) as ws:
         await ws.send('{"type":"lobby.subscribe","id":"l"}')
         await ws.recv()
         ready.set()
@@ -407,13 +417,17 @@ async def drive(
         print(f"{label}: measuring", file=sys.stderr, flush=True)
         stats.measuring = True
         cpu0, t0 = cpu_seconds(pid), time.perf_counter()
-        cpu_marks: list[tuple[int, float]] = [(0, cpu0)]
+        cpu_marks: list[tuple[int, float, float]] = [(0, cpu0, t0)]
         if long_game:
             # Only while every game is still on: later, fewer games share the same
             # background work (clock sweeps, heartbeats) and results are being written.
-            while not any(p.done() for p in players):
-                await asyncio.sleep(0.5)
-                cpu_marks.append((stats.moves, cpu_seconds(pid)))
+            # A mark is taken only while no game has ended, so the last one holds no
+            # result's writing (a per-game cost, not a move's).
+            while True:
+                await asyncio.sleep(0.1)
+                if stats.finished:
+                    break
+                cpu_marks.append((stats.moves, cpu_seconds(pid), time.perf_counter()))
             await asyncio.gather(*players)
         else:
             await asyncio.sleep(duration)
@@ -430,22 +444,25 @@ async def drive(
     offered = None if think == 0 or long_game else tables / think
     result = Result(label, stats, t1 - t0, cpu1 - cpu0, offered, memory)
     if long_game and cpu_marks[-1][0] >= 20:
-        result.cpu_first, result.cpu_last, result.rounds_first, result.rounds_last = \
-            _cpu_per_move_at_ends(cpu_marks, stats.rounds)
+        result.tenths = _cpu_per_move_by_tenth(cpu_marks, stats.rounds)
     return result
 
 
-def _cpu_per_move_at_ends(marks: list[tuple[int, float]], rounds: list[int]
-                          ) -> tuple[float, float, float, float]:
-    """CPU ms per move over the first and the last tenth of the moves made while every
-    game was on (by sampled marks), and the mean round of those moves."""
+def _cpu_per_move_by_tenth(marks: list[tuple[int, float, float]], rounds: list[int]
+                           ) -> list[Tenth]:
+    """CPU ms per move, moves/s and the mean round over each tenth of the moves made while
+    every game was on (by sampled marks: a tenth runs from the last mark before it to the
+    first mark after it)."""
     total = marks[-1][0]
-    tenth = total / 10
-    first = next(m for m in marks if m[0] >= tenth)
-    last_start = next(m for m in reversed(marks) if m[0] <= total - tenth)
-    return (1000 * (first[1] - marks[0][1]) / first[0],
-            1000 * (marks[-1][1] - last_start[1]) / (total - last_start[0]),
-            statistics.mean(rounds[:first[0]]), statistics.mean(rounds[last_start[0]:total]))
+    tenths = []
+    for k in range(10):
+        start = next(m for m in reversed(marks) if m[0] <= k * total / 10)
+        end = next(m for m in marks if m[0] >= (k + 1) * total / 10)
+        moves = max(1, end[0] - start[0])
+        tenths.append(Tenth(1000 * (end[1] - start[1]) / moves,
+                            moves / max(1e-9, end[2] - start[2]),
+                            statistics.mean(rounds[start[0]:end[0]] or [0])))
+    return tenths
 
 
 # -- the ceiling: a bare FastAPI websocket server ---------------------------------------
@@ -553,8 +570,9 @@ def main() -> int:
     if args.bare_server:
         import uvicorn
 
+        # Uncompressed frames, as the server sends by default (DOMINO_WS_COMPRESSION).
         uvicorn.run(bare_app(args.frame_bytes), host="127.0.0.1", port=args.bare_server,
-                    log_level="warning")
+                    log_level="warning", ws_per_message_deflate=False)
         return 0
     accounts = args.accounts or 4 * args.tables
     prefix = f"bench_{secrets.token_hex(4)}"
