@@ -18,9 +18,9 @@ store) that answers every move by sending a frame of the same size to the four s
 the room, driven by the same bot code, and prints the ratio of the two.
 
 `--long-game` instead plays `--tables` games of Sport Goat over twelve rounds (every game
-as long) to their end without restarting them, measured from the first move, and compares
-the server's CPU per move over the first and the last tenth of the moves made while every
-game is on.
+as long) to their end without restarting them, measured from the first move, and prints
+the server's CPU per move (and the moves/s) over each tenth of the moves made while no game
+has ended, comparing the first and the last.
 `--source DIR` runs the server from another checkout (e.g. the code before a change).
 `--lobby N` adds N sockets that only watch the lobby (`lobby.subscribe`) and prints the
 lobby frames they received per second.
