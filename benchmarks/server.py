@@ -578,6 +578,8 @@ def main() -> int:
     prefix = f"bench_{secrets.token_hex(4)}"
     print(f"machine: {os.getloadavg()[0]:.2f} load (1 min), {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        # Last out, once the server has stopped: however the run ends, its keys go.
+        stack.callback(clear_redis_prefix, args.redis, prefix)
         db_url = stack.enter_context(private_database())
         env = {
             "DOMINO_DATABASE_URL": db_url,
@@ -620,7 +622,6 @@ def main() -> int:
         ceiling.print()
         ratio = result.stats.moves / result.elapsed / (ceiling.stats.moves / ceiling.elapsed)
         print(f"server / ceiling: {100 * ratio:.0f} % of the bare server's moves/s")
-    clear_redis_prefix(args.redis, prefix)
     return 0
 
 
