@@ -18,9 +18,9 @@ and every `recover_seconds`.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, select
+from sqlalchemy import Table, bindparam, delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -40,12 +40,28 @@ log = logging.getLogger(__name__)
 VERSION_GAP = 10_000
 
 
+# Built once, run with parameters (see app.services.results).
+_snapshots = cast(Table, LiveSnapshot.__table__)
+_FORGET = delete(_snapshots).where(_snapshots.c.table_id == bindparam("b_table"),
+                                   _snapshots.c.game_id == bindparam("b_game"))
+_SNAPSHOT_FIELDS = ("store", "game_id", "version", "state", "rounds", "saved_at")
+
+
+def _upsert(insert: Any) -> Any:
+    statement = insert(_snapshots)
+    return statement.on_conflict_do_update(
+        index_elements=[_snapshots.c.table_id],
+        set_={k: statement.excluded[k] for k in _SNAPSHOT_FIELDS},
+    )
+
+
+# A table's snapshot, written over its last one.
+_SAVE = {"postgresql": _upsert(pg_insert), "sqlite": _upsert(sqlite_insert)}
+
+
 async def forget_snapshot(session: AsyncSession, table_id: str, game_id: str) -> None:
     """Drop the snapshot of this game (its result is being written in `session`)."""
-    await session.execute(
-        delete(LiveSnapshot).where(LiveSnapshot.table_id == table_id,
-                                   LiveSnapshot.game_id == game_id)
-    )
+    await session.execute(_FORGET, {"b_table": table_id, "b_game": game_id})
 
 
 class Recovery:
@@ -85,13 +101,7 @@ class Recovery:
             "saved_at": utcnow(),
         }
         async with self.db.session() as session, session.begin():
-            dialect = session.get_bind().dialect.name
-            insert = pg_insert if dialect == "postgresql" else sqlite_insert
-            statement = insert(LiveSnapshot).values(row)
-            await session.execute(statement.on_conflict_do_update(
-                index_elements=[LiveSnapshot.table_id],
-                set_={k: statement.excluded[k] for k in row if k != "table_id"},
-            ))
+            await session.execute(_SAVE[session.get_bind().dialect.name], row)
         return True
 
     async def restore_missing(self) -> list[str]:

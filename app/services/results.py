@@ -51,6 +51,20 @@ _games = cast(Table, Game.__table__)
 _players = cast(Table, GamePlayer.__table__)
 _ratings = cast(Table, Rating.__table__)
 
+# Each statement is built once and run with its parameters: building one per game (and
+# for some, compiling it) cost more of a result's CPU than the database's round trips.
+_INSERT_GAME = _games.insert()
+_INSERT_SEATS = _players.insert()
+
+# The players' rating rows in a variant, locked for the transaction in player id order.
+_LOCK_RATINGS = (
+    select(_ratings.c.player_id, _ratings.c.skill, _ratings.c.deviation, _ratings.c.volatility)
+    .where(_ratings.c.variant == bindparam("b_variant"),
+           _ratings.c.player_id.in_(bindparam("b_ids", expanding=True)))
+    .order_by(_ratings.c.player_id)
+    .with_for_update()
+)
+
 # One rating row paid for one game (executemany); the row is locked by `_lock_ratings`.
 _PAY = (
     update(_ratings)
@@ -69,6 +83,15 @@ _PAY = (
 )
 
 
+# A player's first rating row in a variant (executemany; one that exists is left alone).
+# A multi-row VALUES with ON CONFLICT, as it was, is not even cached by SQLAlchemy: it was
+# compiled anew for every game.
+_NEW_RATING = {
+    "postgresql": pg_insert(_ratings).on_conflict_do_nothing(),
+    "sqlite": sqlite_insert(_ratings).on_conflict_do_nothing(),
+}
+
+
 async def _lock_ratings(
     session: AsyncSession, variant: str, player_ids: Iterable[int]
 ) -> dict[int, skill.Skill]:
@@ -76,7 +99,6 @@ async def _lock_ratings(
     for this transaction (in player id order, so two games sharing players cannot
     deadlock)."""
     ids = sorted(set(player_ids))
-    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     now = utcnow()
     fresh = [
         {
@@ -93,14 +115,8 @@ async def _lock_ratings(
         }
         for pid in ids
     ]
-    await session.execute(insert(_ratings).values(fresh).on_conflict_do_nothing())
-    rows = await session.execute(
-        select(_ratings.c.player_id, _ratings.c.skill, _ratings.c.deviation,
-               _ratings.c.volatility)
-        .where(_ratings.c.variant == variant, _ratings.c.player_id.in_(ids))
-        .order_by(_ratings.c.player_id)
-        .with_for_update()
-    )
+    await session.execute(_NEW_RATING[session.get_bind().dialect.name], fresh)
+    rows = await session.execute(_LOCK_RATINGS, {"b_variant": variant, "b_ids": ids})
     return {pid: skill.Skill(rating, deviation, volatility)
             for pid, rating, deviation, volatility in rows}
 
@@ -120,21 +136,19 @@ async def _write(
     variant = str(record["variant"])
     # The game row goes first: a concurrent writer of the same game blocks on its primary
     # key right here and then fails, before it has touched a single rating.
-    await session.execute(
-        _games.insert().values(
-            id=game_id,
-            table_id=table_id,
-            variant=variant,
-            options=record.get("options") or {},
-            players=list(record["players"]),
-            record=record,
-            seed=record.get("seed"),
-            end_reason=str(result.get("reason", "")),
-            started_at=_aware(started_at) if started_at else None,
-            finished_at=_aware(finished_at),
-            rated=rated,
-        )
-    )
+    await session.execute(_INSERT_GAME, {
+        "id": game_id,
+        "table_id": table_id,
+        "variant": variant,
+        "options": record.get("options") or {},
+        "players": list(record["players"]),
+        "record": record,
+        "seed": record.get("seed"),
+        "end_reason": str(result.get("reason", "")),
+        "started_at": _aware(started_at) if started_at else None,
+        "finished_at": _aware(finished_at),
+        "rated": rated,
+    })
 
     winners = set(result.get("winners") or [])
     losers = set(result.get("losers") or [])
@@ -171,7 +185,7 @@ async def _write(
         ])
         skills_after = {seat: new.rating for (seat, _), new in zip(seated, after, strict=True)}
     if seated:
-        await session.execute(_players.insert(), [
+        await session.execute(_INSERT_SEATS, [
             {
                 "game_id": game_id,
                 "seat": seat,
