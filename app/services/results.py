@@ -83,9 +83,9 @@ _PAY = (
 )
 
 
-# A player's first rating row in a variant (executemany; one that exists is left alone).
-# A multi-row VALUES with ON CONFLICT, as it was, is not even cached by SQLAlchemy: it was
-# compiled anew for every game.
+# A player's first rating row in a variant (one that exists is left alone). Run as an
+# executemany, not as one INSERT of several VALUES rows: SQLAlchemy caches no such INSERT
+# with ON CONFLICT, and would compile it for every game.
 _NEW_RATING = {
     "postgresql": pg_insert(_ratings).on_conflict_do_nothing(),
     "sqlite": sqlite_insert(_ratings).on_conflict_do_nothing(),
