@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
 from app.db.models import Game, GamePlayer, Rating
@@ -239,3 +239,26 @@ async def test_a_drawn_game_is_a_draw_for_everyone(db: Database):
         seats = list(await session.scalars(select(GamePlayer).order_by(GamePlayer.seat)))
     assert [s.outcome for s in seats] == ["draw"] * 4
     assert [(ratings[p].games, ratings[p].wins, ratings[p].losses) for p in ids] == [(1, 0, 0)] * 4
+
+
+async def test_a_result_runs_only_statements_compiled_before(db: Database):
+    """A busy server writes a game every few moves: after the first game, writing one must
+    compile nothing (a statement SQLAlchemy cannot cache is compiled for every game)."""
+    ids = await _players(db)
+    record = goat_record(NAMES, [25, 15, 35, 110], goats=[3])
+    await _write(db, ids, record)  # the first game compiles what it needs
+    misses: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any,
+             executemany: bool) -> None:
+        # (SQL strings sent as they are, like SQLite's BEGIN, are never compiled)
+        if context.compiled is not None and context.cache_hit is not context.dialect.CACHE_HIT:
+            misses.append(statement.split("(")[0])
+
+    engine = db.engine.sync_engine
+    event.listen(engine, "after_cursor_execute", seen)
+    try:
+        assert await _write(db, ids, record)
+    finally:
+        event.remove(engine, "after_cursor_execute", seen)
+    assert misses == []
