@@ -313,7 +313,7 @@ class Result:
     cpu: float | None
     offered: float | None
     memory_per_socket: float | None = None
-    # a long game's CPU ms per move and mean round, by tenth of its moves
+    # a long game's figures by tenth of its moves
     tenths: list[Tenth] = field(default_factory=list)
 
     def print(self) -> None:
@@ -425,7 +425,7 @@ async def drive(
             # result's writing (a per-game cost, not a move's).
             while True:
                 await asyncio.sleep(0.1)
-                if stats.finished:
+                if stats.finished or any(p.done() for p in players):  # or a bot failed
                     break
                 cpu_marks.append((stats.moves, cpu_seconds(pid), time.perf_counter()))
             await asyncio.gather(*players)
