@@ -241,6 +241,15 @@ async def test_a_game_and_a_reconnect_through_nginx(
     }
     assert seen == stored
 
+    # The client's files come compressed when asked; an API answer never does.
+    script = httpx.get(f"{proxy.url}/js/views/table.js", headers={"Accept-Encoding": "gzip"})
+    assert script.status_code == 200 and script.headers["content-encoding"] == "gzip"
+    assert script.content == (REPO / "app" / "web" / "js" / "views" / "table.js").read_bytes()
+    assert script.num_bytes_downloaded < len(script.content) // 2
+    variants = httpx.get(f"{proxy.url}/api/variants", headers={"Accept-Encoding": "gzip"})
+    assert variants.status_code == 200 and len(variants.content) > 1024
+    assert "content-encoding" not in variants.headers
+
     # A socket that reconnects through the proxy picks the table up where it is.
     again = await Player(proxy.ws_url, seated.accounts[0]).connect()
     state = await again.request({"type": "table.subscribe", "table_id": table_id})
