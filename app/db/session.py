@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -62,6 +65,14 @@ def create_engine(url: str) -> AsyncEngine:
 
 
 SQLITE_BEGIN = "domino_sqlite_begin"
+
+T = TypeVar("T")
+
+
+def by_dialect(build: Callable[[Callable[..., Any]], T]) -> dict[str, T]:
+    """A statement made with each supported database's own INSERT (both have ON CONFLICT),
+    by dialect name: built once, then picked by `session.get_bind().dialect.name`."""
+    return {"postgresql": build(pg_insert), "sqlite": build(sqlite_insert)}
 
 
 async def write_transaction(session: AsyncSession) -> None:

@@ -21,14 +21,12 @@ import logging
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.db.models import Game as GameRow
 from app.db.models import LiveSnapshot, utcnow
-from app.db.session import Database
+from app.db.session import Database, by_dialect
 from app.live.store import LiveStore
 from app.services.seats import wake_at
 from app.services.tables import game_of, now_ms, public_table
@@ -56,7 +54,7 @@ def _upsert(insert: Any) -> Any:
 
 
 # A table's snapshot, written over its last one.
-_SAVE = {"postgresql": _upsert(pg_insert), "sqlite": _upsert(sqlite_insert)}
+_SAVE = by_dialect(_upsert)
 
 
 async def forget_snapshot(session: AsyncSession, table_id: str, game_id: str) -> None:

@@ -7,8 +7,6 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,7 +19,7 @@ from app.db.models import (
     Rating,
     utcnow,
 )
-from app.db.session import Database, write_transaction
+from app.db.session import Database, by_dialect, write_transaction
 from app.engine import Result
 from app.services import skill
 from app.services.recovery import forget_snapshot
@@ -86,10 +84,7 @@ _PAY = (
 # A player's first rating row in a variant (one that exists is left alone). Run as an
 # executemany, not as one INSERT of several VALUES rows: SQLAlchemy caches no such INSERT
 # with ON CONFLICT, and would compile it for every game.
-_NEW_RATING = {
-    "postgresql": pg_insert(_ratings).on_conflict_do_nothing(),
-    "sqlite": sqlite_insert(_ratings).on_conflict_do_nothing(),
-}
+_NEW_RATING = by_dialect(lambda insert: insert(_ratings).on_conflict_do_nothing())
 
 
 async def _lock_ratings(
