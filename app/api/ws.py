@@ -286,6 +286,8 @@ class Connection:
         elif isinstance(message, Play):
             player_id = self.player.id
             known = live.feed.latest(message.table_id)
+            if known is not None and known.version != message.seq:
+                known = None  # play reads the table: the move is stale, or this is behind
             started = time.perf_counter()
             await self.change(
                 message.table_id,
@@ -293,7 +295,7 @@ class Connection:
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
                     message.seq, None if known is None else known.versioned,
-                    None if known is None else known.game, message.fields, charge,
+                    None if known is None else known.take_game(), message.fields, charge,
                 ),
             )
             metrics.moves.inc()

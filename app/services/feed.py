@@ -101,6 +101,13 @@ class Snapshot:
             self.parsed = game_of(self.state)
         return self.parsed
 
+    def take_game(self) -> Game | None:
+        """The parsed game, given up for a move to be tried on (no copy needed): a view of
+        this version still to be built parses the state again."""
+        game = self.game
+        self.parsed = _UNPARSED
+        return game
+
     def view_for(self, seat: int | None) -> orjson.Fragment:
         """`seat`'s view as JSON: the shared part and his own, joined as one object."""
         view = self._views.get(seat)

@@ -37,17 +37,17 @@ async def play(
     fields: Mapping[str, Any] | None = None, charge: Charge | None = None,
 ) -> Change:
     """Apply a move chosen at `seq`. `known`: the table as this process last saw it (and
-    `known_game` its game); when it is at `seq` the move is tried on a copy of it without
-    reading the table again (the compare-and-set still decides), and any refusal is
-    checked against a fresh read. `fields`: the move's extra fields as the client sent
-    them; those the variant names (`Game.move_fields`) go to the engine, the rest are
-    ignored like any extra field of a message. `charge`: the message's rate limits, taken
-    by the move's write (see `commit`); a refused move raises `Refused`."""
+    `known_game` its game, which the move is played on: the caller gives it up); when it
+    is at `seq` the move is tried on it without reading the table again (the
+    compare-and-set still decides), and any refusal is checked against a fresh read.
+    `fields`: the move's extra fields as the client sent them; those the variant names
+    (`Game.move_fields`) go to the engine, the rest are ignored like any extra field of a
+    message. `charge`: the message's rate limits, taken by the move's write (see
+    `commit`); a refused move raises `Refused`."""
     if known is not None and known.version == seq:
         try:
             return await _play(store, known, player_id, table_id, tile, end, seq,
-                               None if known_game is None else known_game.copy(), fields,
-                               charge)
+                               known_game, fields, charge)
         except ServiceError:
             pass
     current = await store.load(table_id)

@@ -179,12 +179,13 @@ def events_since(state: dict[str, Any], version: int, last_sent: int) -> list[di
     """The events of the changes after `last_sent` up to `version` (those still logged)."""
     if last_sent <= 0:
         return []
-    return [
-        event
-        for entry in state["log"]
-        if last_sent < entry["v"] <= version
-        for event in entry["events"]
-    ]
+    log = state["log"]
+    # Newest last: only the entries after `last_sent` are looked at (one, as a rule).
+    first = len(log)
+    while first and log[first - 1]["v"] > last_sent:
+        first -= 1
+    return [event for entry in log[first:] if entry["v"] <= version
+            for event in entry["events"]]
 
 
 def split_rounds(game: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -1,7 +1,7 @@
 """The per-move state keeps the current round only, and the record joins the rest back.
 
 A game is played through the services the way the gateway plays it: each move on the
-snapshot this process holds (no re-read), the snapshot's game copied, not parsed again.
+snapshot this process holds (no re-read), on the snapshot's game, taken, not parsed again.
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ import random
 import secrets
 from typing import Any
 
+import orjson
+
 from app.engine import game_from_dict, replay_record
 from app.live.hub import Hub
 from app.live.store import LiveStore, connect
 from app.services import lobby, play
 from app.services.feed import Feed
-from app.services.tables import ARCHIVED, full_game_dict
+from app.services.tables import ARCHIVED, build_view, events_since, full_game_dict, game_of
 
 
 class Seat:
@@ -62,7 +64,8 @@ async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
                 break
             move = rng.choice(game.legal_for(game.turn))
             change = await play.play(store, seats[game.turn].id, table_id, move["tile"],
-                                     move["end"], known.version, known.versioned, game)
+                                     move["end"], known.version, known.versioned,
+                                     known.take_game())
             raw = await store.redis.hget(store.keys.table(table_id), "data")
             sizes.setdefault(change.state["game"]["round"], len(raw))
         rounds = len(sizes)
@@ -84,3 +87,65 @@ async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
     finally:
         await feed.stop()
         await store.close()
+
+
+def view(snapshot: Any, seat: int) -> Any:
+    return orjson.loads(orjson.dumps(snapshot.view_for(seat)))
+
+
+async def test_a_move_on_a_snapshots_game_leaves_that_snapshots_views_as_they_were(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """The gateway plays a move on the game of the snapshot it holds, without a copy: a
+    view of that version built afterwards (a seat, a spectator subscribing meanwhile)
+    still shows that version, not the position after the move."""
+    store = LiveStore(connect(redis_url), f"{redis_prefix}_take_{secrets.token_hex(3)}")
+    feed = Feed(store, Hub(store), "p1")
+    await feed.start()
+    try:
+        seats = [Seat(i + 1) for i in range(4)]
+        table = await lobby.create_table(store, seats[0], variant="goat", seats=4, options={},
+                                         turn_seconds=60, rated=False)
+        table_id = table["id"]
+        await feed.subscribe_table(Socket(), table_id)
+        for seat in seats[1:]:
+            await lobby.join(store, seat, table_id)
+        known = feed.latest(table_id)
+        assert known is not None and known.game is not None
+        turn = known.game.turn
+        assert turn is not None
+        # Every seat's view of this version, as a fresh parse of its state shows it.
+        expected = {
+            n: build_view(known.state, game_of(known.state), n, known.connected,
+                          known.spectators)
+            for n in range(4)
+        }
+        assert view(known, turn) == expected[turn]  # one built before
+        move = known.game.legal_for(turn)[0]
+        change = await play.play(store, seats[turn].id, table_id, move["tile"], move["end"],
+                                 known.version, known.versioned, known.take_game())
+        assert change.version == known.version + 1
+        for n in range(4):
+            assert view(known, n) == expected[n]
+        after = feed.latest(table_id)
+        assert after is not None and after.version == change.version
+        assert view(after, turn)["hand"] != expected[turn]["hand"]
+    finally:
+        await feed.stop()
+        await store.close()
+
+
+def test_the_events_a_socket_missed_are_those_logged_after_its_last_version() -> None:
+    log = [{"v": v, "events": [{"type": "play", "n": v}, {"type": "knock", "n": v}]}
+           for v in range(5, 21)]
+    state = {"log": log}
+
+    def numbers(version: int, last_sent: int) -> list[int]:
+        return [event["n"] for event in events_since(state, version, last_sent)]
+
+    assert numbers(20, 0) == []  # a (re)subscription: the state alone
+    assert numbers(20, 19) == [20, 20]
+    assert numbers(20, 17) == [18, 18, 19, 19, 20, 20]
+    assert numbers(18, 16) == [17, 17, 18, 18]
+    assert numbers(20, 3) == [n for n in range(5, 21) for _ in (1, 2)]  # older than the log
+    assert numbers(20, 20) == []
