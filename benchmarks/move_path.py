@@ -137,8 +137,10 @@ async def run() -> int:
                     if game.status != "playing":
                         await table.open(store, feed)
                         continue
-                    choice = rng.choice(game.legal_for(game.turn))
-                    seat = table.seats[game.turn]
+                    turn = game.turn
+                    assert turn is not None
+                    choice = rng.choice(game.legal_for(turn))
+                    seat = table.seats[turn]
                     if profile is not None and repeat:
                         profile.enable()
                     started = time.process_time()
