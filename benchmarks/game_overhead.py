@@ -18,30 +18,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import secrets
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from server import (
-    LOAD_LIMITS,
-    Bot,
-    HttpLobby,
-    Server,
-    Stats,
-    Table,
-    clear_redis_prefix,
-    cpu_seconds,
-    private_database,
-    run_server,
-    sign_up,
-)
+from server import Bot, HttpLobby, Server, Stats, Table, cpu_seconds, private_server, sign_up
 
 
 async def games(server: Server, count: int, tables: int) -> None:
@@ -91,22 +77,8 @@ def main() -> int:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--source", default="", help="run the server from this checkout")
     args = parser.parse_args()
-    prefix = f"bench_{secrets.token_hex(4)}"
-    with ExitStack() as stack, tempfile.TemporaryDirectory() as tmp:
-        stack.callback(clear_redis_prefix, args.redis, prefix)
-        env = {
-            "DOMINO_DATABASE_URL": stack.enter_context(private_database()),
-            "DOMINO_REDIS_URL": args.redis,
-            "DOMINO_REDIS_PREFIX": prefix,
-            **LOAD_LIMITS,
-            "DOMINO_API_BURST": "1000000",
-            "DOMINO_API_RATE": "1000000",
-            "DOMINO_AUTH_BURST": "1000000",
-            "DOMINO_AUTH_RATE": "1000000",
-        }
-        if args.source:
-            env["PYTHONPATH"] = str(Path(args.source).resolve())
-        server = stack.enter_context(run_server(env, log_dir=Path(tmp)))
+    with tempfile.TemporaryDirectory() as tmp, \
+            private_server(args.redis, args.source, Path(tmp)) as server:
         asyncio.run(games(server, args.games, args.tables))
     return 0
 

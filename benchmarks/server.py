@@ -543,6 +543,30 @@ def run_bare(frame_bytes: int, log_dir: Path) -> Iterator[Server]:
 # -- setting up ---------------------------------------------------------------------------
 
 @contextmanager
+def private_server(redis_url: str, source: str, log_dir: Path) -> Iterator[Server]:
+    """`domino serve` on a database and Redis key prefix of its own, its limits out of the
+    way (one address plays every seat); both are gone when it has stopped. `source`: a
+    checkout to run the server from instead of this one."""
+    prefix = f"bench_{secrets.token_hex(4)}"
+    with ExitStack() as stack:
+        # Last out, once the server has stopped: however the run ends, its keys go.
+        stack.callback(clear_redis_prefix, redis_url, prefix)
+        env = {
+            "DOMINO_DATABASE_URL": stack.enter_context(private_database()),
+            "DOMINO_REDIS_URL": redis_url,
+            "DOMINO_REDIS_PREFIX": prefix,
+            **LOAD_LIMITS,
+            "DOMINO_API_BURST": "1000000",
+            "DOMINO_API_RATE": "1000000",
+            "DOMINO_AUTH_BURST": "1000000",
+            "DOMINO_AUTH_RATE": "1000000",
+        }
+        if source:
+            env["PYTHONPATH"] = str(Path(source).resolve())
+        yield stack.enter_context(run_server(env, log_dir=log_dir))
+
+
+@contextmanager
 def private_database() -> Iterator[str]:
     name = f"domino_bench_{secrets.token_hex(4)}"
     asyncio.run(pg_admin(f'CREATE DATABASE "{name}"'))
@@ -610,24 +634,7 @@ def main() -> int:
 
 def measure_server(args: argparse.Namespace, accounts: int, log_dir: Path) -> Result:
     """One measurement of a fresh `domino serve` on a database and key prefix of its own."""
-    prefix = f"bench_{secrets.token_hex(4)}"
-    with ExitStack() as stack:
-        # Last out, once the server has stopped: however the run ends, its keys go.
-        stack.callback(clear_redis_prefix, args.redis, prefix)
-        db_url = stack.enter_context(private_database())
-        env = {
-            "DOMINO_DATABASE_URL": db_url,
-            "DOMINO_REDIS_URL": args.redis,
-            "DOMINO_REDIS_PREFIX": prefix,
-            **LOAD_LIMITS,
-            "DOMINO_API_BURST": "1000000",
-            "DOMINO_API_RATE": "1000000",
-            "DOMINO_AUTH_BURST": "1000000",
-            "DOMINO_AUTH_RATE": "1000000",
-        }
-        if args.source:
-            env["PYTHONPATH"] = str(Path(args.source).resolve())
-        server = stack.enter_context(run_server(env, log_dir=log_dir))
+    with private_server(args.redis, args.source, log_dir) as server:
         label = f"server{' (' + args.source + ')' if args.source else ''}, {args.tables} " \
                 f"tables, think {args.think:g} s"
         try:
@@ -646,6 +653,7 @@ def measure_server(args: argparse.Namespace, accounts: int, log_dir: Path) -> Re
             print(f"server log ({len(problems)} lines besides INFO), last ones:")
             print("\n".join(problems[-15:]))
     return result
+
 
 if __name__ == "__main__":
     sys.exit(main())

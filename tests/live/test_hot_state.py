@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import orjson
@@ -39,9 +41,10 @@ class Socket:
         return None
 
 
-async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
-    redis_url: str, redis_prefix: str
-) -> None:
+@asynccontextmanager
+async def goat_table(redis_url: str, redis_prefix: str
+                     ) -> AsyncIterator[tuple[LiveStore, Feed, list[Seat], str]]:
+    """A goat table of four, its game begun, served by a feed with one socket on it."""
     store = LiveStore(connect(redis_url), f"{redis_prefix}_hot_{secrets.token_hex(3)}")
     feed = Feed(store, Hub(store), "p1")
     await feed.start()
@@ -53,6 +56,16 @@ async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
         await feed.subscribe_table(Socket(), table_id)
         for seat in seats[1:]:
             await lobby.join(store, seat, table_id)
+        yield store, feed, seats, table_id
+    finally:
+        await feed.stop()
+        await store.close()
+
+
+async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
+    redis_url: str, redis_prefix: str
+) -> None:
+    async with goat_table(redis_url, redis_prefix) as (store, feed, seats, table_id):
         rng = random.Random(11)
         sizes: dict[int, int] = {}
         while True:
@@ -84,9 +97,6 @@ async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
         assert len(record["rounds"]) == rounds
         assert all(rd["moves"] for rd in record["rounds"])
         assert replay_record(record)["result"] == record["result"]
-    finally:
-        await feed.stop()
-        await store.close()
 
 
 def view(snapshot: Any, seat: int) -> Any:
@@ -99,17 +109,7 @@ async def test_a_move_on_a_snapshots_game_leaves_that_snapshots_views_as_they_we
     """The gateway plays a move on the game of the snapshot it holds, without a copy: a
     view of that version built afterwards (a seat, a spectator subscribing meanwhile)
     still shows that version, not the position after the move."""
-    store = LiveStore(connect(redis_url), f"{redis_prefix}_take_{secrets.token_hex(3)}")
-    feed = Feed(store, Hub(store), "p1")
-    await feed.start()
-    try:
-        seats = [Seat(i + 1) for i in range(4)]
-        table = await lobby.create_table(store, seats[0], variant="goat", seats=4, options={},
-                                         turn_seconds=60, rated=False)
-        table_id = table["id"]
-        await feed.subscribe_table(Socket(), table_id)
-        for seat in seats[1:]:
-            await lobby.join(store, seat, table_id)
+    async with goat_table(redis_url, redis_prefix) as (store, feed, seats, table_id):
         known = feed.latest(table_id)
         assert known is not None and known.game is not None
         turn = known.game.turn
@@ -130,9 +130,6 @@ async def test_a_move_on_a_snapshots_game_leaves_that_snapshots_views_as_they_we
         after = feed.latest(table_id)
         assert after is not None and after.version == change.version
         assert view(after, turn)["hand"] != expected[turn]["hand"]
-    finally:
-        await feed.stop()
-        await store.close()
 
 
 def test_the_events_a_socket_missed_are_those_logged_after_its_last_version() -> None:
