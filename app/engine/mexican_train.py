@@ -126,7 +126,7 @@ class MexicanTrain(Game):
         if not self.had_turn[seat]:
             return {own: open_ends[own]}
         ends = {own: open_ends[own], MEXICAN: open_ends[MEXICAN]}
-        for marked in self.board.markers:
+        for marked in sorted(self.board.markers):  # one order, however the set was made
             if marked != seat:
                 end = train_end(marked)
                 ends[end] = open_ends[end]

@@ -464,3 +464,29 @@ def test_bad_moves_are_refused_with_a_reason_and_change_nothing() -> None:
         assert json.dumps(game.to_dict()) == before
     with pytest.raises(IllegalMove, match="seat 0's turn"):
         game.play(1, "12-9", "train:1")
+
+
+
+
+def test_the_trains_open_to_a_player_are_offered_in_one_order_whatever_the_markers_history():
+    """A running game and its copy from `to_dict` list the same legal moves in the same
+    order: the marked trains are taken in seat order, not in the order of the markers' set,
+    which depends on how that set came to be (found by hypothesis: a copy of a 3-player
+    game offered train:1 before train:2 where the game itself offered train:2 first)."""
+    seed = bytes.fromhex("fb060079811eb7335903e316ee9117e5ced2e80efaa152b6de1ddb2c40a4dde8")
+    game = play_random("mexican_train", 3, {"scoring": "penalty"}, seed, random.Random(429),
+                       stop=30)
+    assert game.turn == 0 and game.open_double is None and game.had_turn[0]
+    assert game.board.markers == {1, 2}
+    # The same set, made so that it iterates as [2, 1] (a history of adds and discards).
+    scrambled = set()
+    for seat in (10, 2, 9, 1):
+        scrambled.add(seat)
+    scrambled.discard(9)
+    scrambled.discard(10)
+    assert scrambled == {1, 2} and list(scrambled) == [2, 1]
+    game.board.markers = scrambled
+    assert list(game.ends_for(0)) == ["train:0", "mexican", "train:1", "train:2"]
+    clone = game_from_dict(json.loads(json.dumps(game.to_dict())))
+    for seat in [*range(3), None]:
+        assert clone.view(seat)["legal"] == game.view(seat)["legal"]
