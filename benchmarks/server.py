@@ -606,14 +606,16 @@ def main() -> int:
         return 0
     accounts = args.accounts or 4 * args.tables
     print(f"machine: {os.getloadavg()[0]:.2f} load (1 min), {os.cpu_count()} cores")
+    if args.no_ceiling or args.long_game:
+        with tempfile.TemporaryDirectory() as tmp:
+            measure_server(args, accounts, Path(tmp))
+        return 0
     ratios = []
     # The machine's speed drifts within a run: server and ceiling take turns, each pair
     # giving a ratio, and the median of those is the figure.
-    for _ in range(1 if args.no_ceiling or args.long_game else args.pairs):
+    for _ in range(args.pairs):
         with tempfile.TemporaryDirectory() as tmp:
             result = measure_server(args, accounts, Path(tmp))
-            if args.no_ceiling or args.long_game:
-                return 0
             frame = int(statistics.median(result.stats.frame_sizes or [2000]))
             with run_bare(frame, Path(tmp)) as bare:
                 ceiling = asyncio.run(drive(

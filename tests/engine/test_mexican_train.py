@@ -466,8 +466,6 @@ def test_bad_moves_are_refused_with_a_reason_and_change_nothing() -> None:
         game.play(1, "12-9", "train:1")
 
 
-
-
 def test_the_trains_open_to_a_player_are_offered_in_one_order_whatever_the_markers_history():
     """A running game and its copy from `to_dict` list the same legal moves in the same
     order: the marked trains are taken in seat order, not in the order of the markers' set,
