@@ -75,10 +75,11 @@ def test_two_players_play_donkey_laying_a_double_closed_and_opening_it(
     def move(tab: Tab) -> bool:
         nonlocal opened
         page = tab.page
-        if page.locator(LEGAL).count() == 0:
-            return False
         them = other[id(tab)].page
         open_toggle = page.locator("[data-testid^=open-]")
+        # Before looking for playable tiles: the hand shows those of the way of playing
+        # chosen, and when every tile that fits needs the double opened, none shows as
+        # playable until the toggle is pressed.
         if open_toggle.count():
             # A later turn of the double's owner: open it, and play on that side if a tile fits.
             end = (open_toggle.first.get_attribute("data-testid") or "").removeprefix("open-")
@@ -96,6 +97,8 @@ def test_two_players_play_donkey_laying_a_double_closed_and_opening_it(
                 shot(them, "donkey-opened")
             opened += 1
             return True
+        if page.locator(LEGAL).count() == 0:
+            return False
         lay_closed = page.locator("[data-testid=lay-closed]")
         # Until one has been opened, a double is laid face down whenever none is on the
         # board: a second, by the other player while the first is still closed, would make
