@@ -1,5 +1,6 @@
 """The durable tables: players, their sign-in sessions, per-variant ratings, finished games
-and their seats, and the snapshots of running games that a lost live store is recovered from.
+and their seats, and the snapshots of running games (and of their rounds that are over) that a
+lost live store is recovered from.
 
 Schema changes go through Alembic (`migrations/`); these classes describe the head revision.
 """
@@ -157,7 +158,22 @@ class LiveSnapshot(Base):
     store: Mapped[str] = mapped_column(String(64))
     game_id: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(Integer)
-    # The table's state (the current round) and the rounds already over, as stored live.
+    # The table's state as stored live: the current round, and a stub of each round over
+    # (whose full text is in `live_snapshot_rounds`).
     state: Mapped[dict[str, Any]] = mapped_column(JSONType)
-    rounds: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
     saved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LiveSnapshotRound(Base):
+    """A round of a running game that is over, as the live store archived it.
+
+    Each is written once, by the first snapshot taken after it ended, so a snapshot costs the
+    same at the last round as at the first; deleted with its game's snapshot.
+    """
+
+    __tablename__ = "live_snapshot_rounds"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0 for the first round
+    data: Mapped[dict[str, Any]] = mapped_column(JSONType)

@@ -412,9 +412,13 @@ class LiveStore:
             rows = await pipe.execute()
         return [current for row in rows if (current := _versioned(row)) is not None]
 
-    async def archived_rounds(self, table_id: str) -> list[dict[str, Any]]:
-        """The rounds of the table's game that are over, as `write(archive=...)` stored them."""
-        return [orjson.loads(x) for x in await self.redis.lrange(self.keys.rounds(table_id), 0, -1)]
+    async def archived_rounds(
+        self, table_id: str, start: int = 0, stop: int = -1
+    ) -> list[dict[str, Any]]:
+        """The rounds of the table's game that are over, as `write(archive=...)` stored them
+        (those numbered `start` to `stop`, both included; -1 is the last)."""
+        rounds = await self.redis.lrange(self.keys.rounds(table_id), start, stop)
+        return [orjson.loads(x) for x in rounds]
 
     async def write(
         self,

@@ -3,8 +3,9 @@
 When a game starts and whenever one of its rounds begins, its table's write in the live store
 marks it "due a snapshot" (atomically with the change). Every process copies the due tables
 to the `live_snapshots` table soon after: the state as it is then (the current round, usually
-just dealt) and the rounds already over. Writing the game's result deletes its snapshot in
-the same transaction.
+just dealt), and to `live_snapshot_rounds` each round that has ended since the last copy, once,
+so a copy costs as little at the twelfth round as at the first. Writing the game's result
+deletes its snapshot and rounds in the same transaction.
 
 When the live store no longer holds a table that has a snapshot (a Redis that lost its data:
 no persistence, a failed disk, a flush), the table is put back from the snapshot: the game
@@ -20,12 +21,12 @@ from __future__ import annotations
 import logging
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, select
+from sqlalchemy import Table, bindparam, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.db.models import Game as GameRow
-from app.db.models import LiveSnapshot, utcnow
+from app.db.models import LiveSnapshot, LiveSnapshotRound, utcnow
 from app.db.session import Database, by_dialect
 from app.live.store import LiveStore
 from app.services.seats import wake_at
@@ -40,9 +41,14 @@ VERSION_GAP = 10_000
 
 # Built once, run with parameters (see app.services.results).
 _snapshots = cast(Table, LiveSnapshot.__table__)
+_rounds = cast(Table, LiveSnapshotRound.__table__)
 _FORGET = delete(_snapshots).where(_snapshots.c.table_id == bindparam("b_table"),
                                    _snapshots.c.game_id == bindparam("b_game"))
-_SNAPSHOT_FIELDS = ("store", "game_id", "version", "state", "rounds", "saved_at")
+_FORGET_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_table"),
+                                       _rounds.c.game_id == bindparam("b_game"))
+_ROUNDS_SAVED = select(func.count()).select_from(_rounds).where(
+    _rounds.c.table_id == bindparam("b_table"), _rounds.c.game_id == bindparam("b_game"))
+_SNAPSHOT_FIELDS = ("store", "game_id", "version", "state", "saved_at")
 
 
 def _upsert(insert: Any) -> Any:
@@ -55,11 +61,21 @@ def _upsert(insert: Any) -> Any:
 
 # A table's snapshot, written over its last one.
 _SAVE = by_dialect(_upsert)
+# Rounds that are over; one another process has just written is left as it is (the same).
+_ADD_ROUNDS = by_dialect(lambda insert: insert(_rounds).on_conflict_do_nothing())
 
 
 async def forget_snapshot(session: AsyncSession, table_id: str, game_id: str) -> None:
-    """Drop the snapshot of this game (its result is being written in `session`)."""
-    await session.execute(_FORGET, {"b_table": table_id, "b_game": game_id})
+    """Drop the snapshot of this game and its rounds (its result is being written in
+    `session`)."""
+    names = {"b_table": table_id, "b_game": game_id}
+    await session.execute(_FORGET, names)
+    await session.execute(_FORGET_ROUNDS, names)
+
+
+def rounds_over(state: dict[str, Any]) -> int:
+    """How many of the state's rounds are over and archived (they come first)."""
+    return sum(1 for rd in state["game"]["rounds"] if rd.get("archived"))
 
 
 class Recovery:
@@ -87,19 +103,25 @@ class Recovery:
         if current is None or current.state["status"] != "playing":
             return False  # gone, or over: the result writer has it now
         state = current.state
-        archived = any(rd.get("archived") for rd in state["game"]["rounds"])
-        rounds = await self.store.archived_rounds(table_id) if archived else []
+        game_id, over = state["game_id"], rounds_over(state)
         row = {
             "table_id": table_id,
             "store": self.store.keys.prefix,
-            "game_id": state["game_id"],
+            "game_id": game_id,
             "version": current.version,
             "state": state,
-            "rounds": rounds,
             "saved_at": utcnow(),
         }
         async with self.db.session() as session, session.begin():
-            await session.execute(_SAVE[session.get_bind().dialect.name], row)
+            dialect = session.get_bind().dialect.name
+            saved = await session.scalar(_ROUNDS_SAVED, {"b_table": table_id, "b_game": game_id})
+            if over > (saved or 0):
+                new = await self.store.archived_rounds(table_id, saved or 0, over - 1)
+                await session.execute(_ADD_ROUNDS[dialect], [
+                    {"table_id": table_id, "game_id": game_id, "number": n, "data": data}
+                    for n, data in enumerate(new, start=saved or 0)
+                ])
+            await session.execute(_SAVE[dialect], row)
         return True
 
     async def restore_missing(self) -> list[str]:
@@ -120,6 +142,13 @@ class Recovery:
             if snapshot is None or snapshot.store != self.store.keys.prefix:
                 return False  # none, or another live store's table (a shared database)
             written = await session.get(GameRow, snapshot.game_id)
+            # The rounds the saved state counts as over (a later copy may have added more).
+            rounds = list(await session.scalars(
+                select(_rounds.c.data)
+                .where(_rounds.c.table_id == table_id, _rounds.c.game_id == snapshot.game_id,
+                       _rounds.c.number < rounds_over(snapshot.state))
+                .order_by(_rounds.c.number)
+            ))
         if written is not None:  # the result is in; only the snapshot's deletion was lost
             async with self.db.session() as session, session.begin():
                 await forget_snapshot(session, table_id, snapshot.game_id)
@@ -129,7 +158,7 @@ class Recovery:
             table_id,
             snapshot.version + VERSION_GAP,
             state,
-            snapshot.rounds,
+            rounds,
             deadline_ms=wake_at(state, game_of(state), now_ms()),
             lobby_entry=public_table(state),
         )

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from app.db.models import Base
 from app.db.session import create_engine, downgrade, migrate
 from tests.servers import REPO
 
-TABLES = {"players", "sessions", "ratings", "games", "game_players", "live_snapshots"}
+TABLES = {"players", "sessions", "ratings", "games", "game_players", "live_snapshots",
+          "live_snapshot_rounds"}
 
 
 async def _tables(url: str) -> set[str]:
@@ -66,3 +68,31 @@ def test_domino_migrate_command(database_url: str):
     assert done.returncode == 0, done.stderr
     assert "up to date" in done.stdout
     assert asyncio.run(_tables(database_url)) >= TABLES
+
+
+async def test_snapshots_saved_before_their_rounds_had_a_table_keep_their_rounds(
+    database_url: str,
+) -> None:
+    """0004 moves a snapshot's rounds to a row each, and back on the way down."""
+    rounds = [{"moves": [{"seat": 0, "tile": "6-6"}], "n": 0}, {"moves": [], "n": 1}]
+    await migrate(database_url, "0003_sessions")
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO live_snapshots (table_id, store, game_id, version, state, rounds,"
+                " saved_at) VALUES ('t1', 's', 'g1', 3, '{}', :rounds, CURRENT_TIMESTAMP)"
+            ), {"rounds": json.dumps(rounds)})
+        await migrate(database_url)
+        async with engine.connect() as conn:
+            moved = (await conn.execute(text(
+                "SELECT table_id, game_id, number, data FROM live_snapshot_rounds"
+                " ORDER BY number"))).all()
+        assert [(t, g, n) for t, g, n, _ in moved] == [("t1", "g1", 0), ("t1", "g1", 1)]
+        assert [d if isinstance(d, dict) else json.loads(d) for *_, d in moved] == rounds
+        await downgrade(database_url, "0003_sessions")
+        async with engine.connect() as conn:
+            back = (await conn.execute(text("SELECT rounds FROM live_snapshots"))).scalar_one()
+        assert (back if isinstance(back, list) else json.loads(back)) == rounds
+    finally:
+        await engine.dispose()
