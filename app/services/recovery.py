@@ -46,6 +46,9 @@ _FORGET = delete(_snapshots).where(_snapshots.c.table_id == bindparam("b_table")
                                    _snapshots.c.game_id == bindparam("b_game"))
 _FORGET_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_table"),
                                        _rounds.c.game_id == bindparam("b_game"))
+# A new game's first copy replaces the table's last one, and the rounds of that one's game.
+_FORGET_OTHER_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_table"),
+                                             _rounds.c.game_id != bindparam("b_game"))
 _ROUNDS_SAVED = select(func.count()).select_from(_rounds).where(
     _rounds.c.table_id == bindparam("b_table"), _rounds.c.game_id == bindparam("b_game"))
 _SNAPSHOT_FIELDS = ("store", "game_id", "version", "state", "saved_at")
@@ -114,12 +117,16 @@ class Recovery:
         }
         async with self.db.session() as session, session.begin():
             dialect = session.get_bind().dialect.name
-            saved = await session.scalar(_ROUNDS_SAVED, {"b_table": table_id, "b_game": game_id})
-            if over > (saved or 0):
-                new = await self.store.archived_rounds(table_id, saved or 0, over - 1)
+            names = {"b_table": table_id, "b_game": game_id}
+            if over == 0:
+                await session.execute(_FORGET_OTHER_ROUNDS, names)
+            saved = await session.scalar(_ROUNDS_SAVED, names) or 0
+            new = await self.store.archived_rounds(table_id, saved, over - 1) \
+                if over > saved else []
+            if new:
                 await session.execute(_ADD_ROUNDS[dialect], [
                     {"table_id": table_id, "game_id": game_id, "number": n, "data": data}
-                    for n, data in enumerate(new, start=saved or 0)
+                    for n, data in enumerate(new, start=saved)
                 ])
             await session.execute(_SAVE[dialect], row)
         return True

@@ -71,3 +71,15 @@ async def test_each_round_over_is_saved_once_and_a_lost_table_comes_back_with_al
         after = await full_game_dict(store, table_id, restored.state["game"])
         assert after == before
         assert len(after["rounds"]) == 4
+
+
+async def test_a_new_games_first_snapshot_drops_the_rounds_of_the_tables_last_game(
+    db: Database, redis_url: str, redis_prefix: str
+) -> None:
+    async with goat_table(redis_url, redis_prefix) as (store, _feed, _seats, table_id):
+        async with db.session() as session, session.begin():
+            session.add(LiveSnapshotRound(table_id=table_id, game_id="the-last-game", number=0,
+                                          data={"moves": []}))
+        assert len(await saved_rounds(db, table_id)) == 1
+        assert await Recovery(store, db).save_due() == 1  # the new game's first copy
+        assert await saved_rounds(db, table_id) == []
