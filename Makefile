@@ -41,5 +41,6 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
+# Two workers: most tests wait on servers, clocks and browsers, so two share two cores well.
 test: $(STAMP) services browser nginx
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n 2
