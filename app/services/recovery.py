@@ -30,7 +30,7 @@ from app.db.models import LiveSnapshot, LiveSnapshotRound, utcnow
 from app.db.session import Database, by_dialect
 from app.live.store import LiveStore
 from app.services.seats import wake_at
-from app.services.tables import game_of, now_ms, public_table
+from app.services.tables import ARCHIVED, game_of, now_ms, public_table
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ async def forget_snapshot(session: AsyncSession, table_id: str, game_id: str) ->
 
 def rounds_over(state: dict[str, Any]) -> int:
     """How many of the state's rounds are over and archived (they come first)."""
-    return sum(1 for rd in state["game"]["rounds"] if rd.get("archived"))
+    return sum(1 for rd in state["game"]["rounds"] if rd.get(ARCHIVED))
 
 
 class Recovery:
