@@ -149,13 +149,15 @@ class Recovery:
             if snapshot is None or snapshot.store != self.store.keys.prefix:
                 return False  # none, or another live store's table (a shared database)
             written = await session.get(GameRow, snapshot.game_id)
-            # The rounds the saved state counts as over (a later copy may have added more).
-            rounds = list(await session.scalars(
-                select(_rounds.c.data)
-                .where(_rounds.c.table_id == table_id, _rounds.c.game_id == snapshot.game_id,
-                       _rounds.c.number < rounds_over(snapshot.state))
-                .order_by(_rounds.c.number)
-            ))
+            if written is None:
+                # The rounds the saved state counts as over (a later copy may have added more).
+                rounds = list(await session.scalars(
+                    select(_rounds.c.data)
+                    .where(_rounds.c.table_id == table_id,
+                           _rounds.c.game_id == snapshot.game_id,
+                           _rounds.c.number < rounds_over(snapshot.state))
+                    .order_by(_rounds.c.number)
+                ))
         if written is not None:  # the result is in; only the snapshot's deletion was lost
             async with self.db.session() as session, session.begin():
                 await forget_snapshot(session, table_id, snapshot.game_id)
