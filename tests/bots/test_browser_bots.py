@@ -20,6 +20,7 @@ from tests.e2e.browser import (  # noqa: F401 (fixtures)
     browser,
     finished,
     open_tab,
+    others_join,
     shot,
     sign_up,
     take_turn,
@@ -61,3 +62,29 @@ def test_a_player_adds_a_bot_and_plays_it_to_the_end(bot_server: Server, open_ta
     expect(page.locator("[data-testid=result]")).to_be_visible()
     shot(page, "bot-game-over")
     tab.assert_clean()
+
+
+def test_the_chosen_strength_survives_the_waiting_box_being_redrawn(
+    bot_server: Server, open_tab  # noqa: F811
+) -> None:
+    """The waiting box is rebuilt when someone joins; the strength the owner chose before
+    that is the one his bot gets, not the select's default."""
+    owner = open_tab(DESKTOP)
+    sign_up(owner, bot_server, f"own_{secrets.token_hex(3)}")
+    page = owner.page
+    form = page.locator("[data-testid=create-table]")
+    form.locator("select[name=variant]").select_option("goat")
+    form.locator("select[name=seats]").select_option("3")
+    form.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    expect(page.get_by_text("Waiting for 2 more players")).to_be_visible()
+    page.locator("[data-testid=bot-strength]").select_option("strong")
+    guest = open_tab(DESKTOP)
+    sign_up(guest, bot_server, f"gst_{secrets.token_hex(3)}")
+    others_join([owner, guest], bot_server)
+    expect(page.get_by_text("Waiting for 1 more player")).to_be_visible()
+    expect(page.locator("[data-testid=bot-strength]")).to_have_value("strong")
+    page.get_by_role("button", name="Add a bot").click()
+    expect(page.locator(".seat-card").filter(has_text="Bot 3 (strong)")).to_have_count(1)
+    owner.assert_clean()
+    guest.assert_clean()

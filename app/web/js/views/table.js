@@ -71,6 +71,7 @@ export function renderTable(root, tableId) {
     alerted: null, // the turn already alerted about ("round:seq")
     refocus: false, // put the focus back in the hand after a move
     pops: [], // points scored during play, shown on the board for a moment: {tile, text, until}
+    botStrength: "heuristic", // the strength chosen for the next bot, kept across re-renders
   };
 
   // ---- the skeleton (built once; parts are refreshed on every state) ----
@@ -338,12 +339,17 @@ export function renderTable(root, tableId) {
   }
 
   function botControls() {
-    const strength = h("select", { name: "strength", "data-testid": "bot-strength" },
+    // The waiting box is rebuilt whenever the table changes (a join, a presence), so the
+    // choice lives in the state, not in the select that shows it.
+    const strength = h("select", {
+      name: "strength", "data-testid": "bot-strength",
+      onchange: (ev) => { state.botStrength = ev.target.value; },
+    },
       ["random", "heuristic", "strong"].map(
-        (value) => h("option", { value, selected: value === "heuristic" }, t(`bot.${value}`))));
+        (value) => h("option", { value, selected: value === state.botStrength }, t(`bot.${value}`))));
     return h("div", { class: "form-row add-bot" },
       h("label", {}, t("bot.label"), strength),
-      h("button", { type: "button", "data-testid": "add-bot", onclick: () => addBot(strength.value) },
+      h("button", { type: "button", "data-testid": "add-bot", onclick: () => addBot(state.botStrength) },
         t("bot.add")));
   }
 
