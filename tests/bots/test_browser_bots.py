@@ -65,7 +65,8 @@ def test_a_player_adds_a_bot_and_plays_it_to_the_end(bot_server: Server, open_ta
 
 
 def test_the_chosen_strength_survives_the_waiting_box_being_redrawn(
-    bot_server: Server, open_tab  # noqa: F811
+    bot_server: Server,
+    open_tab,  # noqa: F811
 ) -> None:
     """The waiting box is rebuilt when someone joins; the strength the owner chose before
     that is the one his bot gets, not the select's default."""

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 
 import httpx
 from playwright.sync_api import Page, expect
 
 from tests.e2e.browser import (
     DESKTOP,
+    GAME_SECONDS,
     PHONE,
     Tab,
+    finished,
     play_to_the_end,
     seq_of,
     shot,
@@ -45,14 +48,9 @@ def click_move(page: Page, prefer_end: str | None = None) -> str:
     return tile
 
 
-def test_two_players_play_donkey_laying_a_double_closed_and_opening_it(
-    server: Server, open_tab
-) -> None:
-    suffix = secrets.token_hex(3)
-    names = f"dasha_{suffix}", f"petya_{suffix}"
-    a, b = open_tab(DESKTOP), open_tab(PHONE)
-    sign_up(a, server, names[0])
-    sign_up(b, server, names[1])
+def start_donkey(a: Tab, b: Tab) -> None:
+    """`a` makes a 2-seat Donkey table from the lobby, `b` joins it from his; both see a
+    hand of seven."""
     form = a.page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("donkey")
     form.locator("select[name=seats]").select_option("2")
@@ -67,6 +65,16 @@ def test_two_players_play_donkey_laying_a_double_closed_and_opening_it(
     b.page.wait_for_url(re.compile(f"#/table/{table_id}$"))
     for tab in (a, b):
         expect(tab.page.locator("[data-testid=hand] .hand-tile")).to_have_count(7)
+
+
+def test_two_players_play_donkey_laying_a_double_closed_and_opening_it(
+    server: Server, open_tab
+) -> None:
+    suffix = secrets.token_hex(3)
+    a, b = open_tab(DESKTOP), open_tab(PHONE)
+    sign_up(a, server, f"dasha_{suffix}")
+    sign_up(b, server, f"petya_{suffix}")
+    start_donkey(a, b)
 
     other = {id(a): b, id(b): a}
     closed_by: dict[int, str] = {}  # tab -> the face of the double it last laid closed
@@ -149,3 +157,47 @@ def test_two_players_play_donkey_laying_a_double_closed_and_opening_it(
     expect(b.page.locator("[data-testid=rules]")).to_contain_text("face down")
     for tab in (a, b):
         tab.assert_clean()
+
+
+def test_a_player_whose_tiles_fit_only_past_his_closed_double_is_told_to_open_it(
+    server: Server, open_tab
+) -> None:
+    """One player lays every double he can face down and opens one only when nothing else
+    fits. At that turn no tile of his shows as playable (the hand shows the plain way of
+    playing), and the server will not move for him: the prompt says to open the double,
+    not "no move", and after the toggle a tile fits and goes down."""
+    suffix = secrets.token_hex(3)
+    a, b = open_tab(DESKTOP), open_tab(PHONE)
+    sign_up(a, server, f"vasya_{suffix}")
+    sign_up(b, server, f"galya_{suffix}")
+    prompt = a.page.locator("[data-testid=prompt]")
+    open_toggle = a.page.locator("[data-testid^=open-]")
+    lay_closed = a.page.locator("[data-testid=lay-closed]")
+    deadline = time.monotonic() + GAME_SECONDS
+    # A game ends without that turn now and then (rarely): then another is started.
+    for _ in range(3):
+        for tab in (a, b):
+            tab.page.goto(f"{server.url}/#/lobby")
+        start_donkey(a, b)
+        while not finished(a.page):
+            assert time.monotonic() < deadline, "no turn needed an opening in time"
+            if open_toggle.count() and a.page.locator(LEGAL).count() == 0:
+                expect(prompt).to_contain_text(
+                    "Your tiles fit only once you open your closed double"
+                )
+                expect(prompt).not_to_contain_text("No move")
+                shot(a.page, "donkey-open-to-play")
+                end = (open_toggle.first.get_attribute("data-testid") or "").removeprefix("open-")
+                open_toggle.first.click()
+                expect(a.page.locator(LEGAL).first).to_be_visible()
+                click_move(a.page, prefer_end=end)
+                for tab in (a, b):
+                    tab.assert_clean()
+                return
+            if lay_closed.count() and not open_toggle.count():
+                lay_closed.click()
+                expect(lay_closed).to_have_attribute("aria-pressed", "true")
+                click_move(a.page)
+            elif not (take_turn(a.page) or take_turn(b.page)):
+                a.page.wait_for_timeout(50)
+    raise AssertionError("three games passed without a turn that needed an opening")

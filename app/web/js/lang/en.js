@@ -148,6 +148,7 @@ export default {
   "table.open_double": "Open your double on the {end}",
   "table.lead": "lead",
   "table.cancel": "Cancel",
+  "table.open_to_play": "Your tiles fit only once you open your closed double: press the button below.",
   "table.no_move": "No move: waiting for the server…",
   "table.choose_tile": "Choose a tile to play.",
   "table.choose_lead": "Choose a tile to lead.",

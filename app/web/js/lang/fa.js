@@ -148,6 +148,7 @@ export default {
   "table.open_double": "جفت خودت را در سر {end} باز کن",
   "table.lead": "شروع",
   "table.cancel": "لغو",
+  "table.open_to_play": "مهره‌های شما فقط وقتی جا می‌شوند که جفت وارونهٔ خودتان را باز کنید: دکمهٔ پایین را بزنید.",
   "table.no_move": "حرکتی نیست: در انتظار سرور…",
   "table.choose_tile": "یک مهره برای بازی انتخاب کنید.",
   "table.choose_lead": "یک مهره برای شروع انتخاب کنید.",

@@ -148,6 +148,7 @@ export default {
   "table.open_double": "ເປີດຄູ່ຂອງທ່ານທີ່ປາຍ{end}",
   "table.lead": "ລົງໂຕທຳອິດ",
   "table.cancel": "ຍົກເລີກ",
+  "table.open_to_play": "ໂຕຂອງທ່ານລົງໄດ້ກໍ່ຕໍ່ເມື່ອເປີດຄູ່ທີ່ຄວ່ຳໄວ້ຂອງທ່ານ: ກົດປຸ່ມຂ້າງລຸ່ມ",
   "table.no_move": "ບໍ່ມີຕາລົງ: ລໍຖ້າເຊີບເວີ…",
   "table.choose_tile": "ເລືອກໂຕທີ່ຈະລົງ",
   "table.choose_lead": "ເລືອກໂຕທີ່ຈະລົງເປັນໂຕທຳອິດ",

@@ -148,6 +148,7 @@ export default {
   "table.open_double": "Открыть свой дубль: {end} конец",
   "table.lead": "заход",
   "table.cancel": "Отмена",
+  "table.open_to_play": "Ваши костяшки подходят, только если открыть свой закрытый дубль: нажмите кнопку ниже.",
   "table.no_move": "Хода нет: ждём сервер…",
   "table.choose_tile": "Выберите костяшку.",
   "table.choose_lead": "Выберите костяшку для захода.",

@@ -148,6 +148,7 @@ export default {
   "table.open_double": "เปิดลูกคู่ของคุณที่ปลาย{end}",
   "table.lead": "ลงตัวแรก",
   "table.cancel": "ยกเลิก",
+  "table.open_to_play": "ตัวของคุณจะลงได้ก็ต่อเมื่อเปิดลูกคู่ที่คว่ำไว้ของคุณ: กดปุ่มด้านล่าง",
   "table.no_move": "ไม่มีตาเดิน: รอเซิร์ฟเวอร์…",
   "table.choose_tile": "เลือกตัวที่จะลง",
   "table.choose_lead": "เลือกตัวที่จะลงเป็นตัวแรก",

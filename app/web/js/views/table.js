@@ -561,6 +561,10 @@ export function renderTable(root, tableId) {
           state.selected = null;
           render();
         } }, t("table.cancel")));
+    } else if (myTurn && !legalTiles.size && (v.legal || []).some((m) => m.open)) {
+      // Every tile that fits needs one's own closed double opened first (Donkey): the
+      // server will not move for him, so say which button to press.
+      prompt.textContent = t("table.open_to_play");
     } else if (myTurn && !legalTiles.size) prompt.textContent = t("table.no_move");
     else if (myTurn) prompt.textContent = (v.chain || []).length ? t("table.choose_tile") : t("table.choose_lead");
     else if (!socket.connected && v.status === "playing") prompt.textContent = t("table.offline");
