@@ -356,9 +356,14 @@ class LiveStore:
         except Exception:
             return False
 
-    async def close(self) -> None:
+    async def release(self) -> None:
+        """Close this store's own connection (the move path's), leaving the client open
+        for whoever shares it."""
         if self._lane is not None:
             await self._lane.close()
+
+    async def close(self) -> None:
+        await self.release()
         await self.redis.aclose()
 
     async def persistent(self) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -20,6 +20,21 @@ async def store(request: pytest.FixtureRequest, redis_url: str, redis_prefix: st
     live = LiveStore(connect(url), f"{redis_prefix}_store_{secrets.token_hex(3)}")
     yield live
     await live.close()
+
+
+@pytest.fixture
+async def another(store: LiveStore) -> AsyncIterator[Callable[[], LiveStore]]:
+    """Stores of other processes on the same Redis (and the same embedded one): they share
+    `store`'s client, and their own connections are closed after the test."""
+    made: list[LiveStore] = []
+
+    def make() -> LiveStore:
+        made.append(LiveStore(store.redis, store.keys.prefix))
+        return made[-1]
+
+    yield make
+    for other in made:
+        await other.release()
 
 
 def state(n: int) -> dict[str, Any]:
@@ -58,11 +73,11 @@ async def test_each_expired_deadline_is_claimed_once_and_returns_after_its_lease
 
 
 async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
-    store: LiveStore,
+    store: LiveStore, another: Callable[[], LiveStore],
 ) -> None:
     hub = Hub(store)
     # Another process's writes: this one shows its own as it makes them.
-    other = LiveStore(store.redis, store.keys.prefix)
+    other = another()
     lobby: list[dict[str, Any]] = []
     table: list[dict[str, Any]] = []
 
@@ -110,7 +125,9 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
         await hub.stop()
 
 
-async def test_a_process_ignores_the_echo_of_its_own_writes(store: LiveStore) -> None:
+async def test_a_process_ignores_the_echo_of_its_own_writes(
+    store: LiveStore, another: Callable[[], LiveStore],
+) -> None:
     hub = Hub(store)
     heard: list[dict[str, Any]] = []
     await hub.start(lambda message: None)
@@ -120,7 +137,7 @@ async def test_a_process_ignores_the_echo_of_its_own_writes(store: LiveStore) ->
         await hub.add(store.keys.table_channel(tid), heard.append)
         await store.listen(tid)
         await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1)
-        await LiveStore(store.redis, store.keys.prefix).write(
+        await another().write(
             tid, 2, state(2), deadline_ms=None, created_ms=1)
         for _ in range(50):
             if heard:
@@ -133,11 +150,11 @@ async def test_a_process_ignores_the_echo_of_its_own_writes(store: LiveStore) ->
 
 
 async def test_a_change_is_published_only_while_another_process_listens(
-    store: LiveStore,
+    store: LiveStore, another: Callable[[], LiveStore],
 ) -> None:
     """A process alone at a table is not sent its own changes back; once another process
     listens it gets every change; a store that lost who listens publishes every change."""
-    other = LiveStore(store.redis, store.keys.prefix)
+    other = another()
     # Another process's hub: hears what is published (not the writer's echo to itself),
     # without being listed unless `other` says so.
     spy = Hub(other)
