@@ -475,8 +475,12 @@ def test_keyboard_contrast_dark_mode_spectators_and_a_reload_keeps_log_and_chat(
     last = other.page.locator("[data-testid=board] .chain-tile.last")
     expect(last).to_have_count(1)
     # Tiles are sized to the felt: a desktop board's are no longer 26 px tall.
-    height = other.page.locator("[data-testid=board] .chain-tile svg").first.bounding_box()
-    assert height and height["height"] >= 36, height
+    # (Measured in the page in one go: a redraw between finding the tile and measuring it
+    # would leave no box.)
+    height = other.page.locator("[data-testid=board] .chain-tile svg").first.evaluate(
+        "e => e.getBoundingClientRect().height"
+    )
+    assert height >= 36, height
     assert last.evaluate("e => getComputedStyle(e).animationName") == "place"
     other.page.emulate_media(reduced_motion="reduce")
     assert last.evaluate("e => getComputedStyle(e).animationName") == "none"
