@@ -372,7 +372,11 @@ async def drive(
 ) -> Result:
     stats = Stats()
     seats = tables * 4
-    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+    # Idle connections are dropped before uvicorn's 5-s keep-alive closes them: at the same
+    # 5 s (httpx's default) a request could go out on a connection the server was closing,
+    # and that bot's table stopped with a ReadError.
+    limits = httpx.Limits(keepalive_expiry=2.0)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         if real:
             tokens = await sign_up(http, min(seats, max(4, accounts - accounts % 4)))
             # A long game is Sport Goat's twelve rounds: every game lasts as long, and its
