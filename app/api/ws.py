@@ -51,7 +51,8 @@ log = logging.getLogger(__name__)
 router = APIRouter(tags=["websocket"])
 
 MAX_FRAME_BYTES = 16 * 1024
-# A socket that does not read its messages is closed rather than buffered without end.
+# A socket that does not read its messages is closed rather than buffered without end:
+# this many wait behind a send that cannot finish yet.
 MAX_QUEUED = 2000
 CLOSE_BAD_TOKEN = 4401
 CLOSE_TRY_AGAIN = 1013
@@ -74,7 +75,7 @@ class Connection:
         # A handshake cookie that could not be checked (a store was down): hello tries again.
         self.unchecked_cookie: str | None = None
         self.close_code = 1008
-        self.outbox: Outbox[dict[str, Any] | None] = Outbox()
+        self.outbox: Outbox[dict[str, Any] | None] = Outbox(self._send)
         self.last_sent: dict[str, int] = {}
         # While a command of this socket is changing a table, announcements of that table
         # wait, so the reply (with the command's id) is the first message of its version.
@@ -146,14 +147,13 @@ class Connection:
             message = {**message, "id": msg_id}
         self.offer(message)
 
-    async def write_loop(self) -> None:
+    async def _send(self, message: dict[str, Any] | None) -> None:
+        """One message to the socket (None: close it); a socket that failed is closed."""
         try:
-            while True:
-                for message in await self.outbox.take():
-                    if message is None:
-                        await self.ws.close(code=self.close_code)
-                        return
-                    await self.ws.send_text(orjson.dumps(message).decode())
+            if message is None:
+                await self.ws.close(code=self.close_code)
+            else:
+                await self.ws.send_text(orjson.dumps(message).decode())
         except Exception:  # the peer went away; the read loop notices too
             self.closed = True
 
@@ -474,7 +474,6 @@ async def gateway(websocket: WebSocket) -> None:
             return
         if conn.player is not None:
             conn.offer(_welcome(conn.player))
-    writer = asyncio.create_task(conn.write_loop())
     metrics.open_sockets.inc()
     try:
         while not conn.closed:
@@ -490,8 +489,6 @@ async def gateway(websocket: WebSocket) -> None:
         conn.closed = True
         conn.forget_session()
         metrics.open_sockets.dec()
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        await conn.outbox.close()
         await conn.release_hold()
         await live.feed.drop(conn)
