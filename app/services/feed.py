@@ -40,7 +40,6 @@ from app.services.tables import (
     now_ms,
     own_view,
     public_view,
-    seat_of,
 )
 
 log = logging.getLogger(__name__)
@@ -87,9 +86,17 @@ class Snapshot:
     _public: bytes = b""
     _views: dict[int | None, orjson.Fragment] = field(default_factory=dict)
     _events: dict[int, orjson.Fragment] = field(default_factory=dict)
+    # Each seated player's seat, found once per version (every socket asks).
+    _seats: dict[int, int] | None = None
 
     def seat_for(self, player_id: int | None) -> int | None:
-        return seat_of(self.state, player_id)
+        seats = self._seats
+        if seats is None:
+            seats = self._seats = {}
+            for seat, who in enumerate(self.state["seats"]):
+                if who is not None:
+                    seats.setdefault(who["id"], seat)
+        return None if player_id is None else seats.get(player_id)
 
     @property
     def versioned(self) -> Versioned:
