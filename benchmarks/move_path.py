@@ -14,10 +14,11 @@ that ends is followed by a new table of the same four.
 Only the server's part of a move is timed (CPU time of the process, from the move's
 arrival to its four messages serialised): choosing the move, which the bots do, is not.
 Each repeat prints the CPU microseconds per move; the median is printed last. What it
-leaves out, `server.py` measures: the sockets (frames, system calls, one writer task per
-socket), uvicorn, the HTTP of new tables, and the bots sharing the machine. `--source DIR`
-runs the code of another checkout (run the two in turns, A B A B); `--profile` prints
-where the timed part spends its time (cProfile, which slows it several times over).
+leaves out, `server.py` measures: the sockets (frames, system calls, the outbox of a
+socket that makes a send wait), uvicorn, the HTTP of new tables, and the bots sharing the
+machine. `--source DIR` runs the code of another checkout (run the two in turns, A B A B);
+`--profile` prints where the timed part spends its time (cProfile, which slows it several
+times over).
 """
 
 from __future__ import annotations

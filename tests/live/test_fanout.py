@@ -1,5 +1,6 @@
 """Fan-out under load: every version reaches every subscriber once, bursts wait for the
-Redis pool instead of failing, and closing many sockets at once leaves nothing behind."""
+Redis pool instead of failing, closing many sockets at once leaves nothing behind, and a
+socket that stops reading holds up nobody else."""
 
 from __future__ import annotations
 
@@ -8,15 +9,19 @@ import contextlib
 import logging
 import random
 import secrets
+import socket
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
+import orjson
 import pytest
 import uvicorn
+import websockets
 from fastapi import FastAPI
 
-from tests.e2e.client import Account, Player, create_table, register
+from tests.e2e.client import Account, Player, autoplay, create_table, register
 from tests.e2e.game import play_game
 from tests.servers import LOAD_LIMITS, Server, free_port, run_server
 
@@ -156,8 +161,9 @@ async def test_the_lobby_hears_of_a_table_only_when_its_entry_changes(
 
 @contextlib.asynccontextmanager
 async def in_process_server(pg_url: str, redis_url: str, prefix: str
-                            ) -> AsyncIterator[tuple[str, FastAPI]]:
-    """The app served by uvicorn in this test's event loop, so its tasks can be counted."""
+                            ) -> AsyncIterator[tuple[str, FastAPI, uvicorn.Server]]:
+    """The app served by uvicorn in this test's event loop, so its tasks can be counted
+    (and its connections reached)."""
     from app.config import settings
     from app.main import create_app
 
@@ -176,7 +182,7 @@ async def in_process_server(pg_url: str, redis_url: str, prefix: str
         while not server.started:
             assert not serving.done(), "the server did not start"
             await asyncio.sleep(0.05)
-        yield f"127.0.0.1:{port}", app
+        yield f"127.0.0.1:{port}", app, server
     finally:
         server.should_exit = True
         await serving
@@ -190,7 +196,7 @@ async def test_closing_a_thousand_sockets_at_once_leaks_no_task(
 ) -> None:
     caplog.set_level(logging.ERROR)
     prefix = f"{redis_prefix}_close_{secrets.token_hex(3)}"
-    async with in_process_server(pg_url, redis_url, prefix) as (address, app):
+    async with in_process_server(pg_url, redis_url, prefix) as (address, app, _):
         async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
             owner = await register(http)
             table_ids = [(await create_table(http, owner))["id"] for _ in range(50)]
@@ -217,3 +223,104 @@ async def test_closing_a_thousand_sockets_at_once_leaks_no_task(
         assert len(asyncio.all_tasks()) <= before
         assert feed.watches == {}
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_socket_that_stops_reading_holds_up_no_other_and_loses_nothing(
+    pg_url: str, redis_url: str, redis_prefix: str
+) -> None:
+    """A spectator whose client stops reading (a frozen tab) at several busy tables: the
+    server's sends to it wait, while the players and another spectator get every version
+    at once; when it reads again, it gets every version it missed, once each and in order."""
+    prefix = f"{redis_prefix}_stall_{secrets.token_hex(3)}"
+    async with in_process_server(pg_url, redis_url, prefix) as (address, app, server):
+        ws_url = f"ws://{address}/ws"
+        async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
+            # A signed-in spectator that reads; the frozen one is the only anonymous socket.
+            watcher = await Player(ws_url, await register(http)).connect()
+            # The frozen client: a tiny receive buffer, and it reads nothing until the end.
+            raw = socket.socket()
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            raw.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(raw, _host_port(address))
+            frozen = await websockets.connect(ws_url, sock=raw, max_size=2**22, max_queue=1)
+            # ... behind a slow path: the server's own buffer for it is small too.
+            _server_side(server, raw).setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            tables: list[tuple[str, list[Player]]] = []
+            for _ in range(STALLED_TABLES):
+                accounts = [await register(http) for _ in range(4)]
+                table_id = (await create_table(http, accounts[0]))["id"]
+                players = [await Player(ws_url, a).connect() for a in accounts]
+                for p in [*players, watcher]:
+                    assert (await p.request({"type": "table.subscribe",
+                                             "table_id": table_id}))["type"] == "table.state"
+                await frozen.send(orjson.dumps({"type": "table.subscribe",
+                                                "table_id": table_id}).decode())
+                tables.append((table_id, players))
+            for table_id, players in tables:
+                for seat, p in enumerate(players[1:], start=1):
+                    assert p.account is not None
+                    r = await http.post(f"/api/tables/{table_id}/join",
+                                        headers=p.account.headers, json={"seat": seat})
+                    assert r.status_code == 200, r.text
+
+        feed = app.state.live.feed
+        most_waiting = 0
+
+        async def measure() -> None:
+            nonlocal most_waiting
+            while True:
+                for watch in list(feed.watches.values()):
+                    for sub in watch.subs:
+                        if sub.player_id is None:
+                            most_waiting = max(most_waiting, len(sub.outbox))
+                await asyncio.sleep(0.005)
+
+        measuring = asyncio.create_task(measure())
+        rng = random.Random(11)
+        finals = await asyncio.gather(*(
+            autoplay(p, table_id, random.Random(rng.random()), timeout=120)
+            for table_id, players in tables for p in players))
+        measuring.cancel()
+        assert all(f["errors"] == [] and f["view"]["status"] == "finished" for f in finals)
+        last = {f["table_id"]: f["seq"] for f in finals}
+        for table_id, final in last.items():
+            await watcher.expect(lambda m, t=table_id, v=final: m.get("table_id") == t
+                                 and m.get("seq") == v, timeout=10)
+            got = seqs(watcher, table_id)
+            assert got == list(range(got[0], final + 1))
+        # It reads again: every version of every table, once each, in order.
+        seen: dict[str, list[int]] = {t: [] for t in last}
+        received = 0
+        while any(not s or s[-1] < last[t] for t, s in seen.items()):
+            text = await asyncio.wait_for(frozen.recv(), 10)
+            received += len(text)
+            message = orjson.loads(text)
+            if message["type"] == "table.state":
+                seen[message["table_id"]].append(message["seq"])
+        for table_id, got in seen.items():
+            assert got == list(range(got[0], last[table_id] + 1))
+        # The frozen socket's sends really waited: messages were queued behind one.
+        assert most_waiting > 0, f"{received} bytes never made a send wait"
+        await frozen.close()
+        await watcher.close()
+        for _, players in tables:
+            for p in players:
+                await p.close()
+
+
+# Enough busy tables that a client reading nothing fills the buffers on the way to it.
+STALLED_TABLES = 4
+
+
+def _server_side(server: uvicorn.Server, client: socket.socket) -> Any:
+    """The server's socket of the connection `client` made."""
+    for protocol in server.server_state.connections:
+        transport = protocol.transport  # type: ignore[attr-defined]
+        if transport.get_extra_info("peername")[1] == client.getsockname()[1]:
+            return transport.get_extra_info("socket")
+    raise AssertionError("no such connection")
+
+
+def _host_port(address: str) -> tuple[str, int]:
+    host, port = address.rsplit(":", 1)
+    return host, int(port)
