@@ -386,7 +386,8 @@ class Connection:
             if change.finished:
                 self.live.finisher.kick(table_id)
             # The other sockets of this table here see it now, from the state just written.
-            snapshot = self.live.feed.deliver(table_id, change.version, change.state, change.game)
+            snapshot = self.live.feed.deliver(table_id, change.version, change.state, change.game,
+                                              change.log_json)
             self.send_state(snapshot, msg_id)
         finally:
             self.release(table_id)

@@ -225,10 +225,14 @@ def change_head(announcement: str) -> tuple[int, str] | None:
 
 @dataclass(frozen=True)
 class Versioned:
-    """A table's state as read, with the version a compare-and-set must name."""
+    """A table's state as read, with the version a compare-and-set must name.
+
+    `log_json`: each entry of the state's event log as JSON, in order, when the process
+    that made the state kept them (None: a state read from the store)."""
 
     version: int
     state: dict[str, Any]
+    log_json: tuple[bytes, ...] | None = None
 
 
 def _versioned(row: list[Any]) -> Versioned | None:
@@ -306,8 +310,8 @@ def connect(
                                                           decode_responses=True))
 
 
-# Called with (table_id, version, state, game) after each write this process made.
-LocalChange = Callable[[str, int, dict[str, Any], Any], object]
+# Called with (table_id, version, state, game, log_json) after each write this process made.
+LocalChange = Callable[[str, int, dict[str, Any], Any, tuple[bytes, ...] | None], object]
 
 
 class LiveStore:
@@ -440,6 +444,7 @@ class LiveStore:
         archive: list[dict[str, Any]] = (),  # type: ignore[assignment]
         snapshot: bool = False,
         charge: Charge | None = None,
+        serialised: dict[str, bytes] | None = None,
     ) -> int | None:
         """Store `state` if the table is still at version `expected` (0: does not exist).
 
@@ -450,6 +455,7 @@ class LiveStore:
         table is due a copy in the database (see `due_snapshots`). `charge`: the rate
         limits of the request that makes this change, taken in the same step, only if the
         table is at `expected` (a refused one raises `Refused` and writes nothing).
+        `serialised`: fields of `state` given as their JSON already (stored as given).
         """
         charged = charge is not None and charge.verdict is None and bool(charge.keys)
         bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
@@ -462,7 +468,8 @@ class LiveStore:
                 len(bucket_keys),
                 *bucket_args,
                 expected,
-                dumps(state),
+                dumps(state if not serialised else
+                      {**state, **{k: orjson.Fragment(v) for k, v in serialised.items()}}),
                 table_id,
                 "" if deadline_ms is None else deadline_ms,
                 created_ms,

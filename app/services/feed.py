@@ -80,6 +80,7 @@ class Snapshot:
     connected: set[int]
     parsed: Game | None = _UNPARSED
     spectators: int = 0
+    log_json: tuple[bytes, ...] | None = None  # see Versioned
     # Serialised once per version: the part of the view every seat shares, each seat's
     # whole view, and the events since each version a socket last had.
     _shared: dict[str, Any] | None = None
@@ -100,7 +101,7 @@ class Snapshot:
 
     @property
     def versioned(self) -> Versioned:
-        return Versioned(self.version, self.state)
+        return Versioned(self.version, self.state, self.log_json)
 
     @property
     def game(self) -> Game | None:
@@ -338,17 +339,19 @@ class Feed:
                 # Its presence entries expire by themselves; nothing else is left behind.
                 log.warning("unsubscribing a closed socket from %s failed: %r", table_id, error)
 
-    def deliver(self, table_id: str, version: int, state: dict[str, Any], game: Any = _UNPARSED
-                ) -> Snapshot:
+    def deliver(self, table_id: str, version: int, state: dict[str, Any], game: Any = _UNPARSED,
+                log_json: tuple[bytes, ...] | None = None) -> Snapshot:
         """A change this process has just written: show it to the table's sockets here.
 
-        `game`: the game of `state` if the writer has it (it need not be parsed again)."""
+        `game`: the game of `state` if the writer has it (it need not be parsed again);
+        `log_json`: its log entries as JSON (`Versioned.log_json`)."""
         watch = self.watches.get(table_id)
         connected = set() if watch is None else watch.connected
         if game is None and state.get("game") is not None:
             game = _UNPARSED  # the writer did not have the game at hand
         snapshot = Snapshot(table_id, version, state, connected, game,
-                            spectators=0 if watch is None else watch.spectators)
+                            spectators=0 if watch is None else watch.spectators,
+                            log_json=log_json)
         if watch is not None:
             if not watch.advance(snapshot) and watch.latest is not None \
                     and watch.latest.version == version:

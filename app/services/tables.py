@@ -20,7 +20,7 @@ from typing import Any
 
 from app.engine import VARIANTS, Game, game_from_dict
 from app.live.ratelimit import Charge
-from app.live.store import LiveStore, Versioned
+from app.live.store import LiveStore, Versioned, dumps
 from app.services.seats import is_bot, wake_at
 
 # What a finished round keeps in the hot state; the rest is in the round archive.
@@ -234,12 +234,21 @@ def lobby_entry_changed(before: dict[str, Any] | None, after: dict[str, Any]
 @dataclass
 class Change:
     """A change that was stored: the new version and state, whether it ended the game, and
-    the game as it is now (so the writer's process need not parse the state again)."""
+    the game as it is now (so the writer's process need not parse the state again), and
+    the state's log entries as JSON (`Versioned.log_json`)."""
 
     version: int
     state: dict[str, Any]
     finished: bool
     game: Game | None = None
+    log_json: tuple[bytes, ...] | None = None
+
+
+def _log_json(current: Versioned) -> tuple[bytes, ...]:
+    """`current`'s log entries as JSON: kept by the change that made it, or made now."""
+    if current.log_json is not None:
+        return current.log_json
+    return tuple(dumps(entry) for entry in current.state.get("log", []))
 
 
 async def commit(
@@ -284,7 +293,12 @@ async def commit(
         state["deadline"] = now + state["turn_seconds"] * 1000
     else:
         state["deadline"] = None
-    state["log"] = [*current.state.get("log", []), {"v": version, "events": events}][-LOG_LENGTH:]
+    # The log's older entries were serialised by the changes that made them: between two
+    # moves of a table they have left the caches, and serialising them again was half the
+    # cost of the state's JSON at 250 busy tables (35 -> 21 us a move); the new one, here.
+    entry = {"v": version, "events": events}
+    state["log"] = [*current.state.get("log", []), entry][-LOG_LENGTH:]
+    log_json = (*_log_json(current), dumps(entry))[-LOG_LENGTH:]
     # A game that starts, and every new round of it, is copied to the database soon after
     # (app.services.recovery), so a lost live store costs at most the round being played.
     started = state["status"] == "playing" and current.state["status"] != "playing"
@@ -302,6 +316,7 @@ async def commit(
         listed=listed,
         snapshot=state["status"] == "playing" and (started or bool(archive)),
         charge=charge,
+        serialised={"log": b"[" + b",".join(log_json) + b"]"},
     )
     if written is None:
         return None
@@ -310,5 +325,5 @@ async def commit(
         # their summaries. Whoever needs the game parses the state, as stored.
         game = None
     if store.local_change is not None:
-        store.local_change(state["id"], written, state, game)
-    return Change(written, state, finished, game)
+        store.local_change(state["id"], written, state, game, log_json)
+    return Change(written, state, finished, game, log_json)

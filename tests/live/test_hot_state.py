@@ -81,6 +81,11 @@ async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
                                      known.take_game())
             raw = await store.redis.hget(store.keys.table(table_id), "data")
             sizes.setdefault(change.state["game"]["round"], len(raw))
+            # What is stored is the state as this process holds it, its event log too
+            # (whose older entries were serialised by the moves that made them).
+            assert orjson.loads(raw) == change.state
+            assert change.log_json is not None
+            assert feed.latest(table_id).versioned.log_json == change.log_json  # type: ignore[union-attr]
         rounds = len(sizes)
         assert rounds >= 3, "a game of several rounds"
         final = await store.load(table_id)
