@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 from app.api.outbox import Outbox
 
@@ -16,7 +17,7 @@ class Socket:
     def __init__(self) -> None:
         self.writable = asyncio.Event()
         self.writable.set()
-        self.sent: list[object] = []
+        self.sent: list[Any] = []
         self.cleaned_up = 0
 
     async def send(self, message: object) -> None:
@@ -100,6 +101,6 @@ async def test_many_producers_and_a_socket_that_stalls_now_and_then() -> None:
         if len(socket.sent) == 4 * 300:
             break
         await asyncio.sleep(0.002)
-    assert sorted(socket.sent) == [(p, n) for p in range(4) for n in range(300)]  # type: ignore[type-var]
+    assert sorted(socket.sent) == [(p, n) for p in range(4) for n in range(300)]
     for p in range(4):
-        assert [n for q, n in socket.sent if q == p] == list(range(300))  # type: ignore[misc]
+        assert [n for q, n in socket.sent if q == p] == list(range(300))
