@@ -76,6 +76,7 @@ class Outbox(Generic[T]):
             self._items.append(item)
             return
         coro = self._send(item)
+        # Anything put while this send runs (nothing, as a rule) waits behind it.
         self._inline = True
         try:
             waiting = _start(coro)

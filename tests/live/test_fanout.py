@@ -225,6 +225,10 @@ async def test_closing_a_thousand_sockets_at_once_leaks_no_task(
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
+# Enough busy tables that a client reading nothing fills the buffers on the way to it.
+STALLED_TABLES = 4
+
+
 async def test_a_socket_that_stops_reading_holds_up_no_other_and_loses_nothing(
     pg_url: str, redis_url: str, redis_prefix: str
 ) -> None:
@@ -308,14 +312,11 @@ async def test_a_socket_that_stops_reading_holds_up_no_other_and_loses_nothing(
                 await p.close()
 
 
-# Enough busy tables that a client reading nothing fills the buffers on the way to it.
-STALLED_TABLES = 4
-
 
 def _server_side(server: uvicorn.Server, client: socket.socket) -> Any:
     """The server's socket of the connection `client` made."""
     for protocol in server.server_state.connections:
-        transport = protocol.transport  # type: ignore[attr-defined]
+        transport = protocol.transport
         if transport.get_extra_info("peername")[1] == client.getsockname()[1]:
             return transport.get_extra_info("socket")
     raise AssertionError("no such connection")
