@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, select
+from sqlalchemy import Table, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
@@ -51,6 +51,10 @@ _FORGET_OTHER_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_
                                              _rounds.c.game_id != bindparam("b_game"))
 _ROUNDS_SAVED = select(func.count()).select_from(_rounds).where(
     _rounds.c.table_id == bindparam("b_table"), _rounds.c.game_id == bindparam("b_game"))
+_PASS_VERSION = update(_snapshots).where(
+    _snapshots.c.table_id == bindparam("b_table"), _snapshots.c.game_id == bindparam("b_game")
+).values(version=_snapshots.c.version + VERSION_GAP)
+_VERSION = select(_snapshots.c.version).where(_snapshots.c.table_id == bindparam("b_table"))
 _SNAPSHOT_FIELDS = ("store", "game_id", "version", "state", "saved_at")
 
 
@@ -144,7 +148,7 @@ class Recovery:
     async def restore(self, table_id: str) -> bool:
         """Put the table back from its snapshot if the store lost it; False if there is no
         snapshot, its game is already written, or the table is there after all."""
-        async with self.db.session() as session:
+        async with self.db.session() as session, session.begin():
             snapshot = await session.get(LiveSnapshot, table_id)
             if snapshot is None or snapshot.store != self.store.keys.prefix:
                 return False  # none, or another live store's table (a shared database)
@@ -158,6 +162,11 @@ class Recovery:
                            _rounds.c.number < rounds_over(snapshot.state))
                     .order_by(_rounds.c.number)
                 ))
+                # The copy's version moves past the one restored now, so a table lost again
+                # before its next copy comes back newer than anything shown since.
+                names = {"b_table": table_id, "b_game": snapshot.game_id}
+                await session.execute(_PASS_VERSION, names)
+                version = int(await session.scalar(_VERSION, names) or 0)
         if written is not None:  # the result is in; only the snapshot's deletion was lost
             async with self.db.session() as session, session.begin():
                 await forget_snapshot(session, table_id, snapshot.game_id)
@@ -165,7 +174,7 @@ class Recovery:
         state = _resumed(snapshot.state)
         restored = await self.store.restore(
             table_id,
-            snapshot.version + VERSION_GAP,
+            version,
             state,
             rounds,
             deadline_ms=wake_at(state, game_of(state), now_ms()),
