@@ -565,4 +565,5 @@ class Feed:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                log.warning("heartbeat failed: %r", error)
+                if self.store.outage_since is None:  # else said once, as the outage
+                    log.warning("heartbeat failed: %r", error)

@@ -86,10 +86,14 @@ async def _play(
         if store.outage_since is not None:
             # The store was away: the clocks are about to be restarted, not run out.
             raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
-        # The clock is the authority: a move after the deadline is a timeout, even if the
-        # sweeper has not got to it yet. (Bots are moved by the server; they never time out.)
-        await expire(store, table_id)
-        raise ServiceError("game_over", "your time ran out", 409)
+        if not await store.outage_covers(deadline):
+            # The clock is the authority: a move after the deadline is a timeout, even if the
+            # sweeper has not got to it yet. (Bots are moved by the server; they never time
+            # out.)
+            await expire(store, table_id)
+            raise ServiceError("game_over", "your time ran out", 409)
+        # The turn ran out while the store was away, before its clock was restarted: the
+        # player could not have moved sooner, and his move counts.
     try:
         extra = {k: fields[k] for k in game.move_fields if k in fields} if fields else {}
         events = game.play(seat, tile, end, **extra)
@@ -152,6 +156,12 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
             events = [{"type": "round_resume", "round": game.round, "turn": game.turn}]
         elif is_bot(current.state["seats"][game.turn]):
             return None
+        elif deadline is not None and await store.outage_covers(deadline):
+            # The turn ran out while the store was away (a write that landed late, or a
+            # clock this process had not restarted yet): a whole turn again, not a timeout.
+            state = current.state
+            events = [{"type": "clock", "round": game.round, "seat": game.turn,
+                       "paused_ms": max(0, now_ms() - deadline)}]
         elif current.state.get("bot_takeover"):  # a casual table lets a bot play on for him
             state, events = hand_over(current.state, game)
         else:
