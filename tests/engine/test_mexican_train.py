@@ -488,3 +488,36 @@ def test_the_trains_open_to_a_player_are_offered_in_one_order_whatever_the_marke
     clone = game_from_dict(json.loads(json.dumps(game.to_dict())))
     for seat in [*range(3), None]:
         assert clone.view(seat)["legal"] == game.view(seat)["legal"]
+
+
+# -- the block: a full turn round of passes ------------------------------------------------
+def test_a_pass_that_opens_a_train_keeps_the_round_going_until_everyone_has_passed() -> None:
+    """RULES §5: "the round is blocked: the pot is empty and every player, in turn, has
+    passed since the last tile was placed (a pass puts a marker on the passer's train, so
+    the players after him may play there; only a full turn round of passes ends it)".
+    Seat 0 passes when nobody could place a tile; seat 1's pass then marks train 1, where
+    seat 2 plays: the round goes on."""
+    game, _ = dealt([["11-12"], ["10-12"], ["12-12", "7-12", "8-10", "8-8", "8-9", "9-9"]],
+                    rest=False)
+    assert game.view(None)["bazaar"] == 0 and game.turn == 0
+    game.play(0, "11-12", "train:0")
+    game.play(1, "10-12", "train:1")
+    events = game.play(2, "7-12", "train:2")
+    assert kinds(events)[1:5] == [("knock", 0), ("marker", 0), ("knock", 1), ("marker", 1)]
+    assert not any(e["type"] == "round_end" for e in events)
+    assert game.turn == 2 and ("8-10", "train:1") in legal(game)
+
+
+def test_a_block_is_a_full_turn_round_of_passes_even_if_a_late_marker_opens_a_train() -> None:
+    """RULES §5: "only a full turn round of passes ends it": seat 0 draws and passes, seat
+    1 draws the pot's last tile and passes; every player has passed since the last tile and
+    the pot is empty, so the round is blocked, although seat 1's marker would now let seat 0
+    play 9-10 on train 1."""
+    game, _ = dealt([["11-12", "9-10"], ["12-12", "10-12"]], pot=["5-6", "6-6"], rest=False)
+    game.play(0, "11-12", "train:0")
+    events = game.play(1, "10-12", "train:1")
+    assert kinds(events)[1:7] == [("draw", 0), ("knock", 0), ("marker", 0),
+                                  ("draw", 1), ("knock", 1), ("marker", 1)]
+    end = next(e for e in events if e["type"] == "round_end")
+    assert end["end"]["kind"] == "fish" and end["end"]["by"] == 1
+    assert "9-10" in end["hands"][0]
