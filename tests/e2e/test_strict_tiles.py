@@ -5,6 +5,7 @@ game), after `stale` in PROTOCOL §2's order, and changes nothing."""
 
 from __future__ import annotations
 
+from app.api.i18n import LANGUAGES, translate
 from tests.e2e.game import seat_players
 from tests.e2e.test_protocol import current, move_of, on_turn
 from tests.servers import Server
@@ -26,6 +27,7 @@ async def test_a_tile_written_backwards_is_refused_and_changes_nothing(server: S
              "end": move["end"], "seq": state["seq"]}
     reply = await me.request(wrong)
     assert reply["type"] == "error" and reply["code"] == "illegal_move", reply
+    assert reply["message"] == f"'{high}-{low}' is written backwards: say '{low}-{high}'"
     reply = await me.request({**wrong, "seq": state["seq"] - 1})
     assert reply["type"] == "error" and reply["code"] == "stale", reply
     after = await current(seated, server)
@@ -33,3 +35,11 @@ async def test_a_tile_written_backwards_is_refused_and_changes_nothing(server: S
     # The same tile written "a-b" is the move.
     reply = await me.request({**wrong, "tile": move["tile"]})
     assert reply["type"] == "table.state" and reply["seq"] == state["seq"] + 1, reply
+
+
+def test_the_refusal_is_said_in_every_language_of_the_client() -> None:
+    said = {lang: translate("'5-3' is written backwards: say '3-5'", lang, "illegal_move")
+            for lang in LANGUAGES}
+    assert said["en"] == "'5-3' is written backwards: say '3-5'"
+    assert all("5-3" in words and "3-5" in words for words in said.values()), said
+    assert len(set(said.values())) == len(LANGUAGES)
