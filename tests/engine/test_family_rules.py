@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from app.engine import RecordError, new_game, replay_record
+from app.engine import VARIANTS, RecordError, new_game, replay_record
+from app.engine.goat_family import GoatFamily
 from app.engine.rating import round_half_up
 from tests.engine.family import SET, dealt, exported, pips, play_game, round_ends
 from tests.engine.reference import goat_deal, needs_redeal, tp, ts
@@ -230,3 +231,18 @@ def test_rules_7_a_bald_goat_or_6_6_win_counts_the_winner_at_125():
         if seen["bald_goat"] and seen["six_six"]:
             break
     assert seen["bald_goat"] and seen["six_six"], seen
+
+
+def test_the_family_shares_goats_rules_from_one_place() -> None:
+    """RULES §1's opening: the family keeps §1's rules unless its own section changes them;
+    they live in one class, so a new Goat variant inherits them."""
+    family = {name: cls for name, cls in VARIANTS.items() if issubclass(cls, GoatFamily)}
+    assert set(family) == {"goat", "donkey", "sea_goat", "sport_goat", "general"}
+    for cls in family.values():
+        assert cls.needs_redeal is GoatFamily.needs_redeal  # 1.1, never changed
+        assert cls.hand_size is GoatFamily.hand_size
+    # 1.4's fish: Donkey counts its cross's ends too; the rest as Goat.
+    assert all(family[n].makes_fish is GoatFamily.makes_fish
+               for n in ("goat", "sea_goat", "sport_goat", "general"))
+    # 1.2: Goat, Donkey and Sea Goat's later rounds; Sport Goat and General change it.
+    assert family["goat"].lead_for_round is GoatFamily.lead_for_round
