@@ -17,7 +17,7 @@ from app import logs, metrics
 from app.db.session import Database
 from app.engine import game_from_dict
 from app.live.store import LiveStore
-from app.services.results import write_result
+from app.services.results import FinishedGame, write_result
 from app.services.tables import FINISHED_KEEP_SECONDS, full_game_dict, load
 
 log = logging.getLogger(__name__)
@@ -56,8 +56,7 @@ class Finisher:
             logs.table_id.set(table_id)
             logs.game_id.set(table.game_id)
             game = game_from_dict(await full_game_dict(self.store, table_id, stored))
-            await write_result(
-                self.db,
+            await write_result(self.db, FinishedGame(
                 game_id=table.game_id,
                 table_id=table_id,
                 record=game.record([who.name for who in seats]),
@@ -66,7 +65,7 @@ class Finisher:
                 player_ids=[None if who.is_bot else who.id for who in seats],
                 started_at=_when(table.started_at),
                 finished_at=_when(table.finished_at) or datetime.now(UTC),
-            )
+            ))
             await self.store.mark_written(table_id, FINISHED_KEEP_SECONDS)
             log.info("game result written")
             self._next_try.pop(table_id, None)
