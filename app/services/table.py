@@ -206,10 +206,6 @@ class Table:
             version=version,
         )
 
-    @classmethod
-    def from_json(cls, data: bytes | str, version: int = 0) -> Table:
-        return cls.from_dict(orjson.loads(data), version)
-
 
 @dataclass(frozen=True, slots=True)
 class Step:

@@ -50,6 +50,7 @@ async def test_a_finished_game_is_written_once_even_after_failures(
             )
             finished = change.finished
         game_id = change.table.game_id
+        assert game_id is not None
         assert await store.unwritten() == [table["id"]]
         assert await Finisher(store, broken).write(table["id"]) is False
         assert await store.unwritten() == [table["id"]]  # kept for the next attempt

@@ -86,7 +86,7 @@ async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
             # What is stored is the table as this process holds it, its event log too
             # (whose older entries were serialised by the moves that made them).
             assert orjson.loads(raw) == change.table.to_dict()
-            assert Table.from_json(raw, change.version) == change.table
+            assert Table.from_dict(orjson.loads(raw), change.version) == change.table
             assert change.table.log_json is not None
             latest = feed.latest(table_id)
             assert latest is not None and latest.table.log_json == change.table.log_json

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from app.services.lobby import Deal, Terms, new_table, seating
@@ -31,8 +32,12 @@ def waiting(terms: Terms | None = None, taken: int = 1) -> Table:
     table = new_table("t1", PEOPLE[0], terms, (PEOPLE[0], *[None] * (terms.seats - 1)), NOW)
     table = replace(table, version=1)
     for n in range(1, taken):
-        table = applied(table, seating(lambda _seat, n=n: PEOPLE[n], None, DEAL))
+        table = applied(table, seating(_always(PEOPLE[n]), None, DEAL))
     return table
+
+
+def _always(who: Person) -> Callable[[int], Person]:
+    return lambda _seat: who
 
 
 def playing(terms: Terms | None = None, bots: tuple[int, ...] = ()) -> Table:
@@ -40,6 +45,6 @@ def playing(terms: Terms | None = None, bots: tuple[int, ...] = ()) -> Table:
     table = waiting(terms)
     for seat in range(1, table.players):
         who = bot_entry("heuristic", seat) if seat in bots else PEOPLE[seat]
-        table = applied(table, seating(lambda _seat, who=who: who, seat, DEAL))
+        table = applied(table, seating(_always(who), seat, DEAL))
     assert table.status == "playing"
     return table

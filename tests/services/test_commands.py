@@ -52,7 +52,7 @@ def a_move(table: Table, seat: int | None = None, seq: int | None = None, now: i
 
 def test_a_legal_move_is_played_and_written_at_the_next_version_with_its_events() -> None:
     table = playing()
-    turn, legal = on_turn(table)
+    turn, _ = on_turn(table)
     step = step_of(a_move(table), table)
     assert step.events[0]["type"] == "play" and step.events[0]["seat"] == turn
     assert step.game is not None and step.game.turn != turn
