@@ -53,6 +53,8 @@ class Finisher:
                 await self.store.redis.srem(self.store.keys.unwritten, table_id)
                 return False
             seats = [who for who in table.seats if who is not None]
+            if len(seats) != table.players:
+                raise ValueError(f"finished table {table_id} has an empty seat")
             logs.table_id.set(table_id)
             logs.game_id.set(table.game_id)
             game = game_from_dict(await full_game_dict(self.store, table_id, stored))

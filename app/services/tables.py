@@ -262,7 +262,7 @@ ATTEMPTS = 20
 
 
 @dataclass(frozen=True, slots=True)
-class _Sealed:
+class Sealed:
     """A step made ready to write: the table to store and what the write carries."""
 
     table: Table
@@ -271,7 +271,7 @@ class _Sealed:
     started: bool
 
 
-def seal(current: Table, step: Step, now: int) -> _Sealed:
+def seal(current: Table, step: Step, now: int) -> Sealed:
     """The table `step` makes of `current`, as it is stored: the game's new position, the
     status, the deadline of the player now on turn and the event log, at the next version.
     A game that just ended is marked finished in this same write, which also queues its
@@ -318,7 +318,7 @@ def seal(current: Table, step: Step, now: int) -> _Sealed:
     # A game that starts, and every new round of it, is copied to the database soon after
     # (app.services.recovery), so a lost live store costs at most the round being played.
     started = status == "playing" and current.status != "playing"
-    return _Sealed(sealed, archive, finished, started)
+    return Sealed(sealed, archive, finished, started)
 
 
 async def commit(

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +144,52 @@ async def test_a_removal_is_made_once_and_only_at_the_version_read(
     with pytest.raises(ServiceError) as refused:
         await transact(stores[0], table_id, note(1))
     assert refused.value.code == "not_found"
+
+
+WRITER = """
+import asyncio, sys
+from app.live.store import LiveStore, connect
+from app.services.table import Step
+from app.services.tables import transact
+
+async def main(url, prefix, table_id, count):
+    store = LiveStore(connect(url), prefix)
+    await store.load(table_id)
+    print("ready", flush=True)
+    sys.stdin.readline()
+    versions = []
+    for n in range(count):
+        change = await transact(store, table_id, lambda table: Step(table, [{"type": "note"}]))
+        versions.append(change.version)
+    print(" ".join(map(str, versions)), flush=True)
+    await store.close()
+
+asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])))
+"""
+
+
+async def test_a_writer_in_another_process_and_this_one_both_get_every_change_in(
+    stores: list[LiveStore], redis_url: str,
+) -> None:
+    table_id = await a_table(stores[0])
+    count = 60
+    other = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", WRITER, redis_url, stores[0].keys.prefix, table_id, str(count),
+        cwd=Path(__file__).resolve().parents[2], stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE)
+    assert other.stdin is not None and other.stdout is not None
+    assert (await other.stdout.readline()).strip() == b"ready"
+    other.stdin.write(b"go\n")
+    await other.stdin.drain()
+    calls: list[int] = []
+    mine = []
+    for n in range(count):
+        change = await transact(stores[0], table_id, counted(note(n), calls))
+        assert change is not None
+        mine.append(change.version)
+    theirs = [int(v) for v in (await other.stdout.readline()).split()]
+    assert await other.wait() == 0
+    # Every change of both processes was made once, each at a version of its own.
+    assert sorted(mine + theirs) == list(range(2, 2 + 2 * count))
+    table = await load(stores[0], table_id)
+    assert table is not None and table.version == 1 + 2 * count
