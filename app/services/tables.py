@@ -130,11 +130,10 @@ def public_view(
     for entry in view["seats"]:
         who = table.seats[entry["seat"]]
         entry["player"] = None if who is None else who.name
-        bot = who is not None and who.bot is not None
-        entry["connected"] = entry["seat"] in connected or bot
-        if bot:
-            assert who is not None
-            entry["bot"] = who.bot
+        bot = None if who is None else who.bot
+        entry["connected"] = entry["seat"] in connected or bot is not None
+        if bot is not None:
+            entry["bot"] = bot
     return view
 
 
