@@ -17,7 +17,7 @@ event log's entries as JSON when the process that made them kept them (`log_json
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, cast
+from typing import Any, Literal, NamedTuple, cast
 
 import orjson
 
@@ -71,9 +71,9 @@ class Rematch:
         return cls(tuple(data["offers"]), data["new_table_id"])
 
 
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """The events of the change that made version `v`."""
+class LogEntry(NamedTuple):
+    """The events of the change that made version `v` (a tuple: a table's log is read back
+    whole by every process its changes are announced to)."""
 
     v: int
     events: list[Event]
