@@ -369,8 +369,8 @@ async def transact(
     apply `change` again (a bounded number of times).
 
     `known`: the table as this process holds it; `change` is tried on it first without a
-    read (the compare-and-set still decides), and a refusal is checked against a fresh
-    read. `retry`: False for a command chosen at one version (a move): a lost
+    read (the compare-and-set still decides), and a refusal (or nothing to do) is checked
+    against a fresh read. `retry`: False for a command chosen at one version (a move): a lost
     compare-and-set is then `stale`. `charge`: see `commit`.
 
     Returns the change; for a command that changed nothing, the table as read
@@ -382,6 +382,8 @@ async def transact(
             try:
                 step = change(current)
             except ServiceError:
+                continue
+            if step is None:  # nothing to do, as far as the held table says: look again
                 continue
         else:
             current = await loaded(store, table_id)

@@ -201,3 +201,21 @@ async def test_a_writer_in_another_process_and_this_one_both_get_every_change_in
     assert sorted(mine + theirs) == list(range(2, 2 + 2 * rounds))
     table = await load(stores[0], table_id)
     assert table is not None and table.version == 1 + 2 * rounds
+
+
+async def test_nothing_to_do_on_a_held_table_is_checked_against_a_fresh_read(
+    stores: list[LiveStore],
+) -> None:
+    table_id = await a_table(stores[0])
+    held = await load(stores[0], table_id)
+    assert held is not None
+    await transact(stores[1], table_id, note(0))
+    calls: list[int] = []
+
+    def only_after_the_note(table: Table) -> Step | None:
+        calls.append(table.version)
+        return None if table.version == 1 else Step(table, [{"type": "seen"}])
+
+    change = await transact(stores[0], table_id, only_after_the_note, known=held)
+    assert change is not None and change.written and change.version == 3
+    assert calls == [1, 2]
