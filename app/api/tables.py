@@ -65,9 +65,7 @@ def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:
 @router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401))
 async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
     with _refusals():
-        return await lobby.create_table(
-            live.store,
-            player,
+        terms = lobby.Terms(
             variant=body.variant,
             seats=body.seats,
             options=body.options,
@@ -76,8 +74,9 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             bot_takeover=body.bot_takeover,
             bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
-            admit=live.caps.admit_table(player.id),
         )
+        return await lobby.create_table(live.store, player, terms,
+                                        admit=live.caps.admit_table(player.id))
 
 
 @router.get("")
@@ -109,7 +108,7 @@ async def leave_table(table_id: str, player: LimitedPlayer, live: LiveDep) -> di
         change = await lobby.leave(live.store, player, table_id)
     if change is not None and change.finished:
         live.finisher.kick(table_id)
-    return {"left": True, "table": None if change is None else public_table(change.state)}
+    return {"left": True, "table": None if change is None else public_table(change.table)}
 
 
 @router.post("/{table_id}/rematch", responses=_failures(401, 404, 409))
@@ -129,4 +128,4 @@ async def add_bot(
         seat, change = await bot_turns.add_bot(
             live.store, player.id, table_id, body.strength, body.seat
         )
-    return {"seat": seat, "table": public_table(change.state)}
+    return {"seat": seat, "table": public_table(change.table)}
