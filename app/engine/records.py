@@ -152,6 +152,7 @@ def _position(
         "move": m,
         "played": move,
         "events": events,
+        "layout": view["layout"],
         "chain": view["chain"],
         "ends": view["ends"],
         "hands": game.hand_names(),

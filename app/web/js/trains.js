@@ -16,12 +16,6 @@ import { endLabel, seatName } from "./words.js";
 
 const MEXICAN = "mexican";
 
-/** Whether a chain is a trains layout (it has the engine, which stands on no arm). */
-export function hasTrains(chain) {
-  return Array.isArray(chain) && chain.some((item) => item && (item.arm === null
-    || item.arm === MEXICAN || String(item.arm ?? "").startsWith("train:")));
-}
-
 const seatOf = (end) => (String(end).startsWith("train:") ? Number(String(end).slice(6)) : null);
 
 function unitFor(width) {

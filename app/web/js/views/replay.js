@@ -142,7 +142,7 @@ export async function renderReplay(root, gameId) {
     counter.textContent = t("replay.counter", { round: step.round + 1, step: index + 1, total: steps.length });
     if (resultCard) resultCard.hidden = index < steps.length - 1;
     replace(notes, step.notes.map((n) => h("li", {}, n)));
-    renderLayout(board, step.chain, { ends: step.ends });
+    renderLayout(board, step.layout, step.chain, { ends: step.ends });
     drawHands(step);
     drawStandings();
   }

@@ -1,0 +1,124 @@
+// What the server's messages mean for the table: a new state (with the events that made
+// it), presence, errors; and what those events mean for the player (alerts, the last
+// tile, a seat's draw or knock, the round summary).
+
+import { alertPlayer, clearTitleAlert } from "../alerts.js";
+import { t } from "../i18n.js";
+import { socket } from "../socket.js";
+import { toast } from "../ui.js";
+import { variantName } from "../words.js";
+import { notePops } from "./board.js";
+import { renderLog } from "./log.js";
+import { modeMoves } from "./moves.js";
+
+function noteEvents(ctx, events, v, before) {
+  const { state } = ctx;
+  for (const ev of events) {
+    if (ev.type === "play") {
+      state.lastTile = ev.tile;
+      delete state.acts[ev.seat];
+    } else if (ev.type === "draw") {
+      state.acts[ev.seat] = t("seat.drew", { n: ev.count ?? 1 });
+    } else if (ev.type === "knock") {
+      state.acts[ev.seat] = state.acts[ev.seat] ? `${state.acts[ev.seat]}, ${t("seat.knocked")}` : t("seat.knocked");
+    } else if (ev.type === "round_end") {
+      state.summary = { ...ev, points: (ev.end || {}).points };
+      state.lastTile = null;
+      state.acts = {};
+    } else if (ev.type === "round_resume" || ev.type === "round_start") {
+      if (ev.type === "round_resume" || !v.next_round_at) {
+        if (state.summary && v.status === "playing" && !v.next_round_at) state.summary = null;
+      }
+    }
+  }
+  if (before && before.status === "waiting" && v.status === "playing" && ctx.seated(v)) {
+    alertPlayer("start", t("alert.game_started"), t("alert.game_started_body", { game: variantName(v.variant) }));
+  }
+  if (v.status === "playing" && !v.next_round_at && v.turn === v.you && ctx.seated(v)) {
+    const key = `${v.round}:${v.deadline}`;
+    if (state.alerted !== key) {
+      state.alerted = key;
+      alertPlayer("turn", t("alert.your_turn"), t("alert.your_turn_body", { game: variantName(v.variant) }));
+    }
+  } else clearTitleAlert();
+}
+
+export function onState(ctx, msg) {
+  const { state, tableId, kept } = ctx;
+  if (msg.table_id !== tableId) return;
+  const seq = msg.seq;
+  if (state.seq !== null && typeof seq === "number") {
+    if (seq < state.seq) return; // an old message that arrived late
+    if (seq > state.seq + 1) socket.send({ type: "table.subscribe", table_id: tableId }); // a gap
+  }
+  if (typeof msg.server_time === "number") state.skew = msg.server_time - Date.now();
+  const fresh = state.seq === null || seq > state.seq;
+  const before = state.view;
+  state.seq = seq;
+  state.gone = false;
+  ctx.el.page.dataset.seq = String(seq); // lets tests (and curious players) see the table's version
+  state.view = msg.view || null;
+  state.sending = false;
+  const v = state.view;
+  if (state.faceDown && !(v && (v.legal || []).some((m) => m.closed === true))) state.faceDown = false;
+  if (state.opening && !(v && (v.legal || []).some((m) => m.open === state.opening))) state.opening = null;
+  if (state.selected && !modeMoves(ctx).some((m) => m.tile === state.selected)) state.selected = null;
+  if (fresh && Array.isArray(msg.events) && msg.events.length && v) {
+    kept.addChange(seq, msg.events);
+    noteEvents(ctx, msg.events, v, before);
+    if (before) notePops(ctx, msg.events);
+    renderLog(ctx);
+  } else if (v) {
+    if (!before) {
+      renderLog(ctx);
+      // A reload during the pause: the last round's summary, with its hands if this tab
+      // kept the round's end, else from the history.
+      const last = (v.history || [])[v.history.length - 1];
+      if (v.next_round_at && last) {
+        const ended = kept.changes.flatMap((c) => c.events).filter((ev) => ev.type === "round_end" && ev.round === last.round);
+        state.summary = ended.length ? ended[ended.length - 1] : {
+          round: last.round, end: { kind: last.end, by: last.by, points: last.points, credited: last.credited },
+          scores: last.scores, remembered: last.remembered, carry: last.carry, hands: [],
+        };
+      }
+    }
+    noteEvents(ctx, [], v, before);
+  }
+  if (!v || v.status === "waiting" || !state.table || (before && before.status !== v.status)) ctx.refreshTable();
+  ctx.render();
+}
+
+export function onPresence(ctx, msg) {
+  const { state } = ctx;
+  if (msg.table_id !== ctx.tableId || !state.view) return;
+  const connected = new Map((msg.seats || []).map((x) => [x.seat, x.connected]));
+  state.view = {
+    ...state.view,
+    seats: (state.view.seats || []).map((x) => (connected.has(x.seat) ? { ...x, connected: connected.get(x.seat) } : x)),
+    spectators: typeof msg.spectators === "number" ? msg.spectators : state.view.spectators,
+  };
+  ctx.render();
+}
+
+export function subscribe(ctx) {
+  socket.send({ type: "table.subscribe", table_id: ctx.tableId, id: `sub:${ctx.tableId}` });
+}
+
+export function onError(ctx, msg) {
+  const { state, tableId } = ctx;
+  const mineId = typeof msg.id === "string" && (msg.id === `sub:${tableId}` || msg.id.startsWith("play:"));
+  state.sending = false;
+  if (msg.code === "not_found" && mineId) {
+    state.gone = true;
+    ctx.render();
+    return;
+  }
+  if (msg.code === "stale") {
+    // Our view was out of date: fetch the current one and let the player choose again.
+    subscribe(ctx);
+    toast(t("table.stale"), "info");
+  } else {
+    toast(msg.message || t(`error.${msg.code}`));
+  }
+  if (ctx.view()) ctx.render();
+}
