@@ -8,7 +8,7 @@ import { socket } from "../socket.js";
 import { toast } from "../ui.js";
 import { variantName } from "../words.js";
 import { notePops } from "./board.js";
-import { renderLog } from "./log.js";
+import { fetchWholeLog, renderLog } from "./log.js";
 import { modeMoves } from "./moves.js";
 
 function noteEvents(ctx, events, v, before) {
@@ -20,9 +20,14 @@ function noteEvents(ctx, events, v, before) {
     } else if (ev.type === "draw") {
       state.acts[ev.seat] = t("seat.drew", { n: ev.count ?? 1 });
     } else if (ev.type === "knock") {
-      state.acts[ev.seat] = state.acts[ev.seat] ? `${state.acts[ev.seat]}, ${t("seat.knocked")}` : t("seat.knocked");
+      // "drew 3, knocked" once: a second knock in a row says nothing new.
+      const act = state.acts[ev.seat];
+      const knocked = t("seat.knocked");
+      state.acts[ev.seat] = !act ? knocked : act.endsWith(knocked) ? act : `${act}, ${knocked}`;
     } else if (ev.type === "round_end") {
-      state.summary = { ...ev, points: (ev.end || {}).points };
+      // A round cut short by a resignation is told as one (the timeout event says which).
+      const resigned = events.some((e) => e.type === "timeout" && e.reason === "resign");
+      state.summary = { ...ev, points: (ev.end || {}).points, end: { ...(ev.end || {}), resigned } };
       state.lastTile = null;
       state.acts = {};
     } else if (ev.type === "round_resume" || ev.type === "round_start") {
@@ -71,6 +76,7 @@ export function onState(ctx, msg) {
   } else if (v) {
     if (!before) {
       renderLog(ctx);
+      if (v.status !== "waiting") fetchWholeLog(ctx);
       // A reload during the pause: the last round's summary, with its hands if this tab
       // kept the round's end, else from the history.
       const last = (v.history || [])[v.history.length - 1];
@@ -81,11 +87,24 @@ export function onState(ctx, msg) {
           scores: last.scores, remembered: last.remembered, carry: last.carry, hands: [],
         };
       }
+      if (state.summary && state.summary.end && state.summary.end.kind === "timeout") {
+        state.summary.end.resigned = resignedAt(v, kept, state.summary.round);
+      }
     }
     noteEvents(ctx, [], v, before);
   }
   if (!v || v.status === "waiting" || !state.table || (before && before.status !== v.status)) ctx.refreshTable();
   ctx.render();
+}
+
+/** Whether the round `round` ended by a resignation: the kept events say so, else the
+ * game's result when that round was its last. */
+function resignedAt(v, kept, round) {
+  const events = kept.changes.flatMap((c) => c.events);
+  if (events.some((e) => e.type === "timeout" && e.round === round)) {
+    return events.some((e) => e.type === "timeout" && e.round === round && e.reason === "resign");
+  }
+  return Boolean(v.result) && v.result.reason === "resign" && round === (v.history || []).length - 1;
 }
 
 export function onPresence(ctx, msg) {
@@ -94,7 +113,8 @@ export function onPresence(ctx, msg) {
   const connected = new Map((msg.seats || []).map((x) => [x.seat, x.connected]));
   state.view = {
     ...state.view,
-    seats: (state.view.seats || []).map((x) => (connected.has(x.seat) ? { ...x, connected: connected.get(x.seat) } : x)),
+    // A computer player is always there, whatever the sockets say.
+    seats: (state.view.seats || []).map((x) => (connected.has(x.seat) && !x.bot ? { ...x, connected: connected.get(x.seat) } : x)),
     spectators: typeof msg.spectators === "number" ? msg.spectators : state.view.spectators,
   };
   ctx.render();

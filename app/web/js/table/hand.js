@@ -9,6 +9,11 @@ import { endLabel } from "../words.js";
 import { chooseTile, endChoices, modeMoves, play } from "./moves.js";
 import { seatCard } from "./seats.js";
 
+/** A touch screen (a phone, a tablet) gets no keyboard hints. */
+function touchScreen() {
+  return navigator.maxTouchPoints > 0 || window.matchMedia("(pointer: coarse)").matches;
+}
+
 // Toggles for the extra fields the legal moves carry: lay a double face down; open
 // one of one's own closed doubles (Donkey, RULES §8).
 function extraControls(ctx, v) {
@@ -64,6 +69,8 @@ export function renderHand(ctx) {
     }, tileSvg(tl[0], tl[1]));
   });
   replace(hand, buttons.length ? buttons : h("p", { class: "muted" }, v.status === "playing" ? t("table.no_tiles") : ""));
+  // A big hand (Mexican Train's) gets smaller tiles on a phone, so it stays on screen.
+  hand.classList.toggle("many", buttons.length > 14);
 
   const choices = endChoices(ctx);
   if (choices.length) {
@@ -84,7 +91,7 @@ export function renderHand(ctx) {
   else prompt.textContent = "";
 
   const card = mySeat ? seatCard(ctx, mySeat, v) : null;
-  replace(mine, card, prompt, moveExtras, hand, h("p", { class: "muted keys-hint" }, t("table.keys_hint")));
+  replace(mine, card, prompt, moveExtras, hand, touchScreen() ? null : h("p", { class: "muted keys-hint" }, t("table.keys_hint")));
   if ((focusedTile !== null && focusedTile !== undefined) || state.refocus) {
     const again = focusedTile ? hand.querySelector(`[data-tile="${CSS.escape(focusedTile)}"]`) : null;
     const target = again || hand.querySelector(".hand-tile.legal") || hand.querySelector(".hand-tile");

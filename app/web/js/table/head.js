@@ -25,12 +25,25 @@ export function renderHead(ctx) {
   const options = (v && v.options) || (tb && tb.options) || {};
   el.title.textContent = variant ? variantName(variant) : t("table.title");
   setTitle(`${variant ? variantName(variant) : t("table.title")} — ${t("site.brand")}`);
-  const bits = [...optionWords(variant, options)];
+  // The game's length in every case, defaults included: its target, rounds or minutes
+  // as the server's view says them.
+  const length = [["target", "table.target"], ["rounds_total", "option.rounds"], ["minutes", "option.minutes"]]
+    .filter(([key]) => v && typeof v[key] === "number")
+    .map(([key, words]) => t(words, { n: v[key], value: v[key] }));
+  const shown = length.length ? Object.fromEntries(Object.entries(options)
+    .filter(([key]) => !["target", "rounds", "minutes"].includes(key))) : options;
+  const bits = [...length, ...optionWords(variant, shown)];
+  if (variant) {
+    el.rulesLink.hidden = false;
+    el.rulesLink.href = `#/rules/${encodeURIComponent(variant)}`;
+    el.rulesLink.textContent = t("rules.table_link", { variant: variantName(variant) });
+  }
   if (tb) {
     bits.push(t("table.seconds_per_move", { n: tb.turn_seconds ?? 30 }), tb.rated ? t("table.rated") : t("table.casual"));
     if (tb.round_pause_seconds) bits.push(t("table.pause", { n: tb.round_pause_seconds }));
   }
   el.subtitle.textContent = bits.join(" · ");
+  el.subtitle.title = el.subtitle.textContent;
 
   const actions = [];
   const playing = v && v.status === "playing";

@@ -28,6 +28,12 @@ export function memory(tableId) {
       write("log", this.changes, KEPT_CHANGES);
       return true;
     },
+    /** The whole game's events up to `version` (the server's log), then the changes
+     * kept after it. */
+    replaceUpTo(version, events) {
+      this.changes = [{ seq: version, events }, ...this.changes.filter((c) => c.seq > version)];
+      write("log", this.changes, KEPT_CHANGES);
+    },
     addChat(msg) {
       this.chat.push(msg);
       write("chat", this.chat, KEPT_CHAT);

@@ -6,7 +6,7 @@ import { h, replace } from "../dom.js";
 import { list, num, signedNum, t } from "../i18n.js";
 import { goatIcon } from "../tiles.js";
 import { navigate, toast } from "../ui.js";
-import { resultWords } from "../words.js";
+import { loserWord, resultWords } from "../words.js";
 
 async function rematch(ctx) {
   try {
@@ -28,7 +28,8 @@ export function renderResult(ctx) {
   }
   el.result.hidden = false;
   const losers = r.losers || [];
-  const headline = r.reason === "goat"
+  const goat = r.reason === "goat" && loserWord(v.variant) === "goat";
+  const headline = goat
     ? h("h2", { class: "goat-line" }, goatIcon("big"), resultWords(v, r))
     : h("h2", { "data-testid": "result-headline" }, resultWords(v, r));
   const rated = state.table ? state.table.rated : true;
@@ -37,11 +38,23 @@ export function renderResult(ctx) {
     const gain = (r.rating || [])[i];
     const final = (r.final || [])[i];
     const lost = losers.includes(i);
+    // A computer player is never rated: no rating line of its own.
+    const gainCell = seat.bot
+      ? h("td", { class: "gain none", title: t("result.not_rated") }, "—")
+      : h("td", { class: "gain", "data-testid": `gain-${i}` }, gain === undefined ? "" : signedNum(gain));
     return h("tr", { class: lost ? "loser" : "winner" },
-      h("th", { scope: "row" }, ctx.name(i), lost && r.reason === "goat" ? goatIcon("small") : null),
+      h("th", { scope: "row", title: ctx.name(i) }, ctx.name(i), lost && goat ? goatIcon("small") : null),
       h("td", {}, final === undefined ? "" : num(final)),
-      rated ? h("td", { class: "gain", "data-testid": `gain-${i}` }, gain === undefined ? "" : signedNum(gain)) : null);
+      rated ? gainCell : null);
   });
+  // What the numbers are: rating points toward a rating that never goes down, and why a
+  // game cut short paid what it paid.
+  const notes = [];
+  if (rated) {
+    notes.push(h("p", { class: "muted result-note", "data-testid": "rating-note" }, t("result.rating_note")));
+    if (r.reason === "resign" || r.reason === "timeout") notes.push(h("p", { class: "muted result-note" }, t("result.cut_short")));
+    if ((v.seats || []).some((x) => x.bot)) notes.push(h("p", { class: "muted result-note" }, t("result.not_rated")));
+  }
   const offer = v.rematch || { offers: [], new_table_id: null };
   const offered = ctx.seated(v) && (offer.offers || []).includes(v.you);
   const rematchPart = [];
@@ -61,7 +74,7 @@ export function renderResult(ctx) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col" }, t("result.score")),
         rated ? h("th", { scope: "col" }, t("result.rating_gain")) : null)),
       h("tbody", {}, rows)),
-    rated ? null : h("p", { class: "muted" }, t("result.casual")),
+    rated ? notes : h("p", { class: "muted" }, t("result.casual")),
     h("p", { class: "result-links" }, rematchPart,
       h("a", { href: "#/lobby", class: "button" }, t("table.back_to_lobby")),
       v.game_id ? h("a", { href: `#/replay/${encodeURIComponent(v.game_id)}`, class: "button" }, t("result.replay")) : null,

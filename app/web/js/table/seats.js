@@ -5,6 +5,7 @@ import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { seatStanding, teamLetter } from "../scores.js";
 import { tileBack } from "../tiles.js";
+import { playerName } from "../words.js";
 
 export function seatCard(ctx, seat, v) {
   const isTurn = v.status === "playing" && v.turn === seat.seat && !v.next_round_at;
@@ -21,7 +22,7 @@ export function seatCard(ctx, seat, v) {
     h("div", { class: "seat-name" },
       h("span", { class: `dot ${connected ? "online" : "offline"}`, title: connected ? t("seat.connected") : t("seat.disconnected"),
         "aria-label": connected ? t("seat.connected") : t("seat.disconnected"), role: "img" }),
-      h("span", { class: "name", title: seat.player || "" }, seat.player || t("seat.n", { n: seat.seat + 1 })),
+      h("span", { class: "name", title: playerName(seat, seat.seat) }, playerName(seat, seat.seat)),
       isYou ? h("span", { class: "you-tag" }, ` ${t("seat.you")}`) : null,
       seat.team !== undefined && seat.team !== null ? h("span", { class: "pill team" }, t("seat.team", { team: teamLetter(seat.team) })) : null),
     h("div", { class: "seat-tiles", title: t("seat.tiles", { n: count }) }, h("span", { class: "backs" }, backs),

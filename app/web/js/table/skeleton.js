@@ -7,6 +7,7 @@ export function skeleton(tableId) {
   const el = {
     title: h("h1", { class: "table-title" }, t("table.title")),
     subtitle: h("p", { class: "table-subtitle muted" }),
+    rulesLink: h("a", { class: "rules-link", "data-testid": "rules-link", hidden: true }),
     headActions: h("div", { class: "table-actions" }),
     seatsBox: h("div", { class: "seats", "aria-label": t("table.players") }),
     turnText: h("div", { class: "turn-text", "aria-live": "polite", "data-testid": "turn" }),
@@ -34,7 +35,7 @@ export function skeleton(tableId) {
   el.felt = h("div", { class: "felt" }, el.board, el.summaryBox);
   el.chatForm = h("form", { class: "chat-form" }, el.chatInput, h("button", { type: "submit" }, t("chat.send")));
   el.page = h("section", { class: "table-page", dataset: { tableId } },
-    h("div", { class: "table-head" }, h("div", {}, el.title, el.subtitle), el.headActions),
+    h("div", { class: "table-head" }, h("div", {}, h("div", { class: "table-title-row" }, el.title, el.rulesLink), el.subtitle), el.headActions),
     h("div", { class: "table-layout" },
       h("div", { class: "table-main" }, el.waiting, el.seatsBox, el.statusBar, el.felt, el.mine, el.result),
       h("div", { class: "table-side" },

@@ -28,20 +28,29 @@ export function renderStatus(ctx) {
   if (v.carry > 0) replace(el.carry, fishIcon(), h("span", {}, signedNum(v.carry)));
   else el.carry.replaceChildren();
   el.carry.title = v.carry > 0 ? t("table.carry", { n: v.carry }) : "";
-  // Variants that score during play show the count of the open ends.
-  el.roundInfo.textContent = typeof v.count === "number"
-    ? t("table.round_count", { n: (v.round ?? 0) + 1, count: v.count })
-    : t("table.round", { n: (v.round ?? 0) + 1 });
+  roundLine(ctx, v);
   const tally = generalsTally(v);
   if (tally) replace(el.bazaarInfo, tally);
   else replace(el.bazaarInfo, tileBack({ cls: "mini" }), ` ${t("table.bazaar", { n: v.bazaar ?? 0 })}`);
   el.watchers.textContent = v.spectators > 0 ? t("table.spectators", { n: v.spectators }) : "";
 }
 
+/** The round, with the count of the open ends (variants that score during play) or the
+ * time left of a game of set minutes (General, whose view says when it started). */
+function roundLine(ctx, v) {
+  const round = typeof v.count === "number"
+    ? t("table.round_count", { n: (v.round ?? 0) + 1, count: v.count })
+    : t("table.round", { n: (v.round ?? 0) + 1 });
+  const timed = typeof v.minutes === "number" && typeof v.started_ms === "number" && v.status === "playing";
+  const left = timed ? v.started_ms + v.minutes * 60_000 - ctx.serverNow() : 0;
+  ctx.el.roundInfo.textContent = timed ? `${round} · ${t("table.time_left", { time: duration(left) })}` : round;
+}
+
 /** The clocks, four times a second: the move's, and the pause's between rounds. */
 export function tick(ctx) {
   const { state, el } = ctx;
   const v = ctx.view();
+  if (v && v.seats && typeof v.minutes === "number") roundLine(ctx, v);
   if (v && v.next_round_at) {
     const left = ctx.pausedFor();
     el.turnText.textContent = t("table.next_round_in", { n: Math.ceil(left / 1000) });

@@ -6,6 +6,7 @@ import { auth, post } from "../api.js";
 import { h, replace } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { toast } from "../ui.js";
+import { playerName } from "../words.js";
 
 async function join(ctx) {
   try {
@@ -83,7 +84,7 @@ export function renderWaiting(ctx) {
   replace(el.waiting,
     h("h2", {}, free ? t("table.waiting_for", { n: free }) : t("table.starting")),
     h("ul", { class: "seat-list" }, seats.map((x) => h("li", { class: x.player ? "taken" : "free" },
-      `${num(x.seat + 1)}. ${x.player || t("lobby.free_seat")}`))),
+      `${num(x.seat + 1)}. ${x.player ? playerName(x, x.seat) : t("lobby.free_seat")}`))),
     !isSeated && free && auth.signedIn
       ? h("button", { type: "button", class: "primary", onclick: () => join(ctx) }, t("table.join")) : null,
     isSeated && free ? botControls(ctx) : null,
