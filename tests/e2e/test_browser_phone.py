@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.bots.test_tables import bot_env
-from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, Tab, shot
+from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, Tab, shot, wait_for_record
 from tests.servers import Server, run_server
 
 PASSWORD = "correct horse battery"
@@ -41,16 +41,14 @@ def bot_server(
 
 @pytest.fixture
 def tabs(browser: Browser) -> Iterator[Any]:
-    """Opens a tab in a viewport, a language and a colour scheme; touch on small screens."""
+    """Opens a tab in a viewport and a language; touch on small screens."""
     opened: list[Tab] = []
 
-    def make(viewport: dict[str, int] = DESKTOP, lang: str = "en", theme: str = "light") -> Tab:
+    def make(viewport: dict[str, int] = DESKTOP, lang: str = "en") -> Tab:
         phone = viewport["width"] < 500
         context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
-        context.add_init_script(
-            f"localStorage.setItem('domino.lang', '{lang}');"
-            f"localStorage.setItem('domino.theme', '{theme}');"
-        )
+        # The colour scheme stays "as the system" (emulate_media chooses it).
+        context.add_init_script(f"localStorage.setItem('domino.lang', '{lang}');")
         page = context.new_page()
         page.set_default_timeout(20_000)
         tab = Tab(context, page)
@@ -242,6 +240,22 @@ def test_a_resignation_is_told_as_one_in_the_round_summary(bot_server: Server, t
     expect(page.locator("[data-testid=score-sheet]")).to_contain_text("resigned")
     expect(page.locator("[data-testid=score-sheet]")).not_to_contain_text("timeout")
 
+    # The replay's controls are drawn icons; on a Persian page the row and its arrows turn
+    # together: "first position" at the right, pointing right.
+    replay = page.locator("[data-testid=result] a[href^='#/replay/']")
+    wait_for_record(bot_server, (replay.get_attribute("href") or "").split("#/replay/")[1])
+    fa = opened["fa"].page
+    fa.goto(f"{bot_server.url}/{replay.get_attribute('href')}")
+    autoplay = fa.locator("[data-testid=autoplay]")
+    expect(autoplay.locator("svg")).to_have_count(1)
+    assert autoplay.inner_text().strip() == ""  # no font glyph that may be missing
+    first = fa.locator("[data-testid=first]").bounding_box()
+    last = fa.locator("[data-testid=last]").bounding_box()
+    assert first is not None and last is not None and first["x"] > last["x"]
+    mirrored = fa.locator("[data-testid=first] svg").evaluate("e => getComputedStyle(e).transform")
+    assert mirrored.startswith("matrix(-1"), mirrored
+    opened["fa"].assert_clean()
+
 
 def test_computer_players_carry_the_pickers_words_and_show_as_present(
     bot_server: Server, tabs: Any
@@ -405,6 +419,14 @@ def test_screenshots_of_every_variant_mid_game_and_its_result(
             choice.last.click()
         page.wait_for_function(
             "s => document.querySelector('.table-page').dataset.seq !== s", arg=seq)
+    # The header tells the game's length, defaults included (Telephone's 72, Mexican
+    # Train's 13 rounds, General's minutes), and General's time left runs in the status.
+    length = {"classic": "To 100", "fives": "To 100", "telephone": "To 72", "sea_goat": "To 125",
+              "mexican_train": "13 rounds", "sport_goat": "8 rounds", "general": "30 minutes"}
+    if variant in length:
+        expect(page.locator(".table-subtitle")).to_contain_text(length[variant])
+    if variant == "general":
+        expect(page.locator(".round-info")).to_contain_text(re.compile(r"\d+:\d\d left"))
     shots_of(page, f"{variant}-table")
     page.locator("[data-testid=resign]").click()
     page.locator("[data-testid=resign-yes]").click()
@@ -412,3 +434,30 @@ def test_screenshots_of_every_variant_mid_game_and_its_result(
     expect(page.locator("[data-testid=result]")).to_be_visible()
     shots_of(page, f"{variant}-result")
     tab.assert_clean()
+
+
+def test_sign_up_shows_its_name_rule_and_says_which_name_is_taken(
+    bot_server: Server, tabs: Any
+) -> None:
+    name, _token = register(bot_server, "taken")
+    tab = tabs(DESKTOP, lang="ru")
+    page = tab.page
+    page.goto(f"{bot_server.url}/#/signin")
+    form = page.locator("[data-testid=signup]")
+    expect(form.locator("[data-testid=username-rule]")).to_have_text(
+        "От 3 до 20 латинских букв, цифр или _")
+    form.locator("input[name=username]").fill(name)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(form.locator(".form-error")).to_have_text(f"Имя {name} занято: выберите другое.")
+    # A leaderboard nobody is on yet (this server's tables are all casual) says so.
+    page.goto(f"{bot_server.url}/#/leaderboard/telephone")
+    expect(page.locator("[data-testid=leaderboard-empty]")).to_have_text("Ещё никто не играл.")
+    # Mexican Train's scoring option in the Russian create form is Russian.
+    sign_in(tab, bot_server, name)
+    page.goto(f"{bot_server.url}/#/lobby")
+    create = page.locator("[data-testid=create-table]")
+    create.locator("select[name=variant]").select_option("mexican_train")
+    expect(create).to_contain_text("Штрафные очки")
+    expect(create).not_to_contain_text("Penalty")
+    expect(create).not_to_contain_text("Scoring")

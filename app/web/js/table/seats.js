@@ -24,7 +24,10 @@ export function seatCard(ctx, seat, v) {
         "aria-label": connected ? t("seat.connected") : t("seat.disconnected"), role: "img" }),
       h("span", { class: "name", title: playerName(seat, seat.seat) }, playerName(seat, seat.seat)),
       isYou ? h("span", { class: "you-tag" }, ` ${t("seat.you")}`) : null,
-      seat.team !== undefined && seat.team !== null ? h("span", { class: "pill team" }, t("seat.team", { team: teamLetter(seat.team) })) : null),
+      // The team by its name, or by its letter alone where the seat is narrow (a phone).
+      seat.team !== undefined && seat.team !== null ? h("span", {
+        class: "pill team", title: t("seat.team", { team: teamLetter(seat.team) }), dataset: { letter: teamLetter(seat.team) },
+      }, h("span", { class: "team-long" }, t("seat.team", { team: teamLetter(seat.team) }))) : null),
     h("div", { class: "seat-tiles", title: t("seat.tiles", { n: count }) }, h("span", { class: "backs" }, backs),
       h("span", { class: "tile-count", "data-testid": "tile-count" }, t("seat.tiles", { n: count })),
       act ? h("span", { class: "seat-act", "data-testid": "seat-act" }, act) : null),
