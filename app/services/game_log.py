@@ -15,7 +15,7 @@ from typing import Any
 
 from app.engine import game_from_dict, replay_positions
 from app.live.store import LiveStore
-from app.services.tables import full_game_dict
+from app.services.tables import full_game_dict, public_table
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,12 @@ async def game_log(store: LiveStore, table_id: str) -> GameLog | None:
     current = await store.load(table_id)
     if current is None:
         return None
-    state = current.state
-    if state["game"] is None:
-        return GameLog(table_id, current.version, state["game_id"], [])
-    game = game_from_dict(await full_game_dict(store, table_id, state["game"]))
-    players = [who["name"] if who is not None else "" for who in state["seats"]]
+    table = public_table(current.state)
+    stored = current.state["game"]
+    if stored is None:
+        return GameLog(table_id, current.version, table["game_id"], [])
+    game = game_from_dict(await full_game_dict(store, table_id, stored))
+    players = [seat["player"] or "" for seat in table["seats"]]
     events = [event for position in replay_positions(game.record(players))
               for event in position["events"]]
-    return GameLog(table_id, current.version, state["game_id"], events)
+    return GameLog(table_id, current.version, table["game_id"], events)

@@ -461,3 +461,32 @@ def test_sign_up_shows_its_name_rule_and_says_which_name_is_taken(
     expect(create).to_contain_text("Штрафные очки")
     expect(create).not_to_contain_text("Penalty")
     expect(create).not_to_contain_text("Scoring")
+
+
+def test_the_result_card_says_what_rating_points_are(bot_server: Server, tabs: Any) -> None:
+    """A rated game cut short by a resignation: the card says rating points never go down
+    and why the others gained; the resigner's 0 is not shown as a winner's gain."""
+    (quitter, token), (_stayer, other) = register(bot_server, "rq"), register(bot_server, "rs")
+    with httpx.Client(base_url=bot_server.url, timeout=30) as http:
+        r = http.post("/api/tables", headers=token, json={
+            "variant": "goat", "seats": 2, "turn_seconds": 300, "rated": True})
+        assert r.status_code == 201, r.text
+        table_id = r.json()["id"]
+        r = http.post(f"/api/tables/{table_id}/join", headers=other, json={})
+        assert r.status_code == 200, r.text
+    tab = tabs(DESKTOP)
+    sign_in(tab, bot_server, quitter)
+    page = tab.page
+    page.goto(f"{bot_server.url}/#/table/{table_id}")
+    page.locator("[data-testid=resign]").click()
+    page.locator("[data-testid=resign-yes]").click()
+    page.locator("[data-testid=close-summary]").click()
+    result = page.locator("[data-testid=result]")
+    expect(result.locator("[data-testid=rating-note]")).to_contain_text("never goes down")
+    expect(result).to_contain_text("whoever resigned or ran out of time gains nothing")
+    mine = result.locator("[data-testid=gain-0]")
+    theirs = result.locator("[data-testid=gain-1]")
+    expect(theirs).to_have_text(re.compile(r"^\+\d+$"))
+    colours = [x.evaluate("e => getComputedStyle(e).color") for x in (mine, theirs)]
+    assert colours[0] != colours[1], colours
+    tab.assert_clean()
