@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine import game_from_dict, replay_positions
+from app.engine import game_from_dict, replay_events
 from app.live.store import LiveStore
 from app.services.tables import full_game_dict, public_table
 
@@ -43,6 +43,5 @@ async def game_log(store: LiveStore, table_id: str) -> GameLog | None:
         return GameLog(table_id, current.version, table["game_id"], [])
     game = game_from_dict(await full_game_dict(store, table_id, stored))
     players = [seat["player"] or "" for seat in table["seats"]]
-    events = [event for position in replay_positions(game.record(players))
-              for event in position["events"]]
+    events = replay_events(game.record(players))
     return GameLog(table_id, current.version, table["game_id"], events)
