@@ -452,5 +452,4 @@ export default {
   "table.time_left": "{time} left",
   "table.target": "To {n}",
   "auth.name_taken": "The name {name} is taken: choose another.",
-  "replay.empty_board": "The table is empty.",
 };

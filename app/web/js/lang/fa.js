@@ -452,5 +452,4 @@ export default {
   "table.time_left": "{time} مانده",
   "table.target": "تا {n}",
   "auth.name_taken": "نام {name} گرفته شده است: نام دیگری برگزینید.",
-  "replay.empty_board": "میز خالی است.",
 };

@@ -452,5 +452,4 @@ export default {
   "table.time_left": "ເຫຼືອ {time}",
   "table.target": "ຮອດ {n}",
   "auth.name_taken": "ຊື່ {name} ມີຄົນໃຊ້ແລ້ວ: ເລືອກຊື່ອື່ນ",
-  "replay.empty_board": "ໂຕະຫວ່າງ",
 };

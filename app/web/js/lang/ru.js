@@ -452,5 +452,4 @@ export default {
   "table.time_left": "осталось {time}",
   "table.target": "До {n}",
   "auth.name_taken": "Имя {name} занято: выберите другое.",
-  "replay.empty_board": "На столе пусто.",
 };

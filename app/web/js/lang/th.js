@@ -452,5 +452,4 @@ export default {
   "table.time_left": "เหลือ {time}",
   "table.target": "ถึง {n}",
   "auth.name_taken": "ชื่อ {name} มีคนใช้แล้ว: เลือกชื่ออื่น",
-  "replay.empty_board": "โต๊ะว่าง",
 };
