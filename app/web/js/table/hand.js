@@ -71,6 +71,7 @@ export function renderHand(ctx) {
   replace(hand, buttons.length ? buttons : h("p", { class: "muted" }, v.status === "playing" ? t("table.no_tiles") : ""));
   // A big hand (Mexican Train's) gets smaller tiles on a phone, so it stays on screen.
   hand.classList.toggle("many", buttons.length > 14);
+  hand.classList.toggle("lots", buttons.length > 36); // the engine drawn late from the pot
 
   const choices = endChoices(ctx);
   if (choices.length) {
