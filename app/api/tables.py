@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT, Detail
 from app.services import bot_turns, lobby
+from app.services.game_log import game_log
 from app.services.runtime import LiveTables
 from app.services.tables import ServiceError, public_table
 
@@ -89,6 +90,17 @@ async def list_tables(live: LiveDep) -> list[dict[str, Any]]:
 async def get_table(table_id: str, live: LiveDep) -> dict[str, Any]:
     with _refusals():
         return await lobby.get_table(live.store, table_id)
+
+
+@router.get("/{table_id}/log", responses=_failures(404))
+async def table_log(table_id: str, live: LiveDep) -> dict[str, Any]:
+    """The events of the table's current game from its start, as its sockets were sent
+    them: the log of a spectator who arrives mid-game, or of a player in a new tab."""
+    with _refusals():
+        found = await game_log(live.store, table_id)
+        if found is None:
+            raise ServiceError("not_found", f"no table {table_id!r}", 404)
+    return found.to_dict()
 
 
 @router.post("/{table_id}/join", responses=_failures(401, 404, 409))

@@ -138,6 +138,7 @@ class VariantInfo(TypedDict):
     layout: str  # "line" | "spinner" | "trains"
     wins: str  # "higher" | "lower"
     teams: bool
+    loser: str | None  # what the loser of a game is called ("goat"), if anything
 
 
 class Placement(NamedTuple):
@@ -190,6 +191,7 @@ class Game(ABC):
     team_play: ClassVar[bool] = False
     move_fields: ClassVar[tuple[str, ...]] = ()
     losers_called: ClassVar[str | None] = None
+    loser_word: ClassVar[str | None] = None  # GET /api/variants' `loser`: "goat", "donkey"
     history_keys: ClassVar[tuple[str, ...]] = ("scores",)
 
     ts: ClassVar[TileSet]
@@ -262,6 +264,7 @@ class Game(ABC):
             "layout": cls.layout,
             "wins": cls.wins,
             "teams": cls.team_play,
+            "loser": cls.loser_word,
         }
 
     # ----------------------------------------------------------------- variant hooks

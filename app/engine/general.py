@@ -151,6 +151,8 @@ class General(GoatFamily):
             "generals": list(self.generals),
             "minutes": self.options["minutes"],
             ENDED_MS: self.ended_ms,
+            # the clock's time at the start (None without one): the table shows the time left
+            "started_ms": self.started_ms,
         }
 
     def state_extra(self) -> dict[str, Any]:

@@ -24,6 +24,7 @@ class Goat(GoatFamily):
     wins: ClassVar[str] = "lower"
     team_play: ClassVar[bool] = True
     losers_called: ClassVar[str | None] = "goats"
+    loser_word: ClassVar[str | None] = "goat"
     history_keys: ClassVar[tuple[str, ...]] = ("scores", "remembered", "carry")
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:

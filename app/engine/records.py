@@ -144,6 +144,28 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
     return positions
 
 
+def replay_events(record: Any) -> list[dict[str, Any]]:
+    """The events a recorded game made, move by move, as its players were sent them, and
+    nothing else (no position, no hand): the log of a game for whoever arrives after it
+    began. A seeded record of a running game is replayed as far as it goes."""
+    played, _players = _replay(record)
+    game = type(played)(played.players, played.options, played.seed)
+    game.auto_deal = False
+    game.start()
+    timeout = record.get("timeout")
+    events: list[dict[str, Any]] = []
+    for r, (rd, dealt) in enumerate(zip(record["rounds"], played.rounds, strict=False)):
+        events += game.deal(dealt["hands"], dealt["bazaar"])
+        game.recall_round(rd)
+        for move in rd.get("moves", []):
+            events += game.play(
+                move["seat"], move["tile"], move.get("end"), **_move_fields(game, move)
+            )
+        if timeout is not None and timeout["round"] == r:
+            events += game.timeout(timeout["seat"], timeout.get("reason", "timeout"))
+    return events
+
+
 def _position(
     game: Game, r: int, m: int, move: dict[str, Any] | None, events: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -153,6 +175,7 @@ def _position(
         "move": m,
         "played": move,
         "events": events,
+        "layout": view["layout"],
         "chain": view["chain"],
         "ends": view["ends"],
         "hands": game.hand_names(),
