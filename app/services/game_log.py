@@ -15,7 +15,7 @@ from typing import Any
 
 from app.engine import game_from_dict, replay_events
 from app.live.store import LiveStore
-from app.services.tables import full_game_dict, public_table
+from app.services.tables import full_game_dict, load, public_table
 
 
 @dataclass(frozen=True)
@@ -34,14 +34,12 @@ class GameLog:
 
 async def game_log(store: LiveStore, table_id: str) -> GameLog | None:
     """The table's current game from its start (None: no such table)."""
-    current = await store.load(table_id)
+    current = await load(store, table_id)
     if current is None:
         return None
-    table = public_table(current.state)
-    stored = current.state["game"]
-    if stored is None:
-        return GameLog(table_id, current.version, table["game_id"], [])
-    game = game_from_dict(await full_game_dict(store, table_id, stored))
-    players = [seat["player"] or "" for seat in table["seats"]]
+    if current.game is None:
+        return GameLog(table_id, current.version, current.game_id, [])
+    game = game_from_dict(await full_game_dict(store, table_id, current.game))
+    players = [seat["player"] or "" for seat in public_table(current)["seats"]]
     events = replay_events(game.record(players))
-    return GameLog(table_id, current.version, table["game_id"], events)
+    return GameLog(table_id, current.version, current.game_id, events)
