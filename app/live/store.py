@@ -21,6 +21,7 @@ the very same code, in one process.
 from __future__ import annotations
 
 import itertools
+import logging
 import re
 import secrets
 from collections.abc import Callable, Sequence
@@ -38,6 +39,8 @@ from app.live.keys import Keys
 from app.live.multiplex import Multiplexed
 from app.live.ratelimit import TAKE_FUNCTION, Charge, Refused, Verdict
 from app.live.scripts import run_script
+
+log = logging.getLogger(__name__)
 
 # KEYS: the table, the lobby index, the deadlines, the unwritten set, the retire set, the
 # table's round archive, the snapshot-due set, the table's listeners, then the buckets of
@@ -143,10 +146,19 @@ return due
 
 # After an outage of the store: the first process back that saw it begin after the last
 # resumption claims this one (ARGV: when its outage began, now); the others see it done.
+# The outage is kept as "began:ended" (KEYS[2]), widened by a process that saw it begin
+# earlier: a turn whose deadline fell within it does not time out (see `Outage`).
 _RESUME = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
-if last >= tonumber(ARGV[1]) then return 0 end
+if last >= tonumber(ARGV[1]) then
+  local began, ended = string.match(redis.call('GET', KEYS[2]) or '', '^(%d+):(%d+)$')
+  if began and tonumber(ARGV[1]) < tonumber(began) then
+    redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ended)
+  end
+  return 0
+end
 redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2])
 return 1
 """
 
@@ -231,6 +243,20 @@ class Versioned:
     state: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Outage:
+    """The store's last outage (epoch ms): from when a process saw it begin to when the
+    clocks were restarted after it."""
+
+    began: int
+    ended: int
+
+    def covers(self, deadline_ms: int) -> bool:
+        """Whether a turn that ran out at `deadline_ms` ran out while the store was away:
+        it was not the player's to lose."""
+        return self.began <= deadline_ms <= self.ended
+
+
 def _versioned(row: list[Any]) -> Versioned | None:
     """A table's [version, data] fields as read from its hash; None if it is gone."""
     version, data = row
@@ -267,24 +293,37 @@ class _Pool(aioredis.BlockingConnectionPool):
         return await super().get_connection()
 
 
-# How long a command may wait for Redis's answer before Redis counts as away.
-_TIMEOUT = 5.0
+# How long a command may wait for Redis's answer before Redis counts as away (the default
+# of DOMINO_REDIS_TIMEOUT_SECONDS).
+TIMEOUT_SECONDS = 2.0
 
 
 def _retry() -> Retry:
-    """A command that meets a dropped connection is tried again, on a fresh one."""
-    return Retry(ExponentialBackoff(cap=1.0, base=0.05), 5)
+    """A command that meets a dropped connection is tried again, on a fresh one (a few
+    times, quickly: a restarted Redis is back at once). One that Redis did not answer in
+    time is not: the time is spent, and Redis counts as away."""
+    return Retry(ExponentialBackoff(cap=0.5, base=0.05), 5,
+                 supported_errors=(RedisConnectionError,))
+
+
+def outage(error: BaseException) -> bool:
+    """Whether `error` says the store cannot be reached or did not answer in time (rather
+    than that it refused this one command)."""
+    return isinstance(error, (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError))
 
 
 def connect(
-    redis_url: str, *, pool_size: int = 64, pool_timeout: float = 10.0
+    redis_url: str, *, pool_size: int = 64, pool_timeout: float = 10.0,
+    timeout: float = TIMEOUT_SECONDS,
 ) -> aioredis.Redis:
     """A Redis client for `redis_url`, or the in-process fakeredis when it is empty.
 
     At most `pool_size` connections; a command that finds them all busy waits up to
     `pool_timeout` seconds for one. Connections are health-checked after a quiet spell
     and a command that meets a dropped connection is retried on a fresh one, so the
-    first request after a Redis restart succeeds.
+    first request after a Redis restart succeeds. A command Redis does not answer within
+    `timeout` seconds fails with TimeoutError, not retried: a silent Redis (a stopped
+    process, a partition, a long fork) is an outage like a refused connection.
     """
     if redis_url:
         pool = _Pool.from_url(
@@ -294,10 +333,10 @@ def connect(
             decode_responses=True,
             health_check_interval=5,
             # A Redis that stops answering is an outage too, not a wait without end.
-            socket_timeout=_TIMEOUT,
-            socket_connect_timeout=2.0,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
             retry=_retry(),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+            retry_on_error=[RedisConnectionError],
         )
         return aioredis.Redis(connection_pool=pool)
     import fakeredis
@@ -348,6 +387,7 @@ class LiveStore:
         # When this process found Redis unreachable, until the clocks have been restarted
         # after it came back (None: no outage). No turn times out meanwhile.
         self.outage_since: int | None = None
+        self._outage_over_at = 0
         self._write = client.register_script(_WRITE)
         self._delete = client.register_script(_DELETE)
         self._claim = client.register_script(_CLAIM)
@@ -360,9 +400,28 @@ class LiveStore:
         # The move path's writes share one connection (see app.live.multiplex); the
         # in-process store has no connections to share.
         pool = client.connection_pool
+        self.timeout = float(pool.connection_kwargs.get("socket_timeout") or TIMEOUT_SECONDS)
         self._lane: Multiplexed | None = (
-            Multiplexed(pool, timeout=_TIMEOUT, retry=_retry()) if isinstance(pool, _Pool)
+            Multiplexed(pool, timeout=self.timeout, retry=_retry()) if isinstance(pool, _Pool)
             else None)
+
+    def note_outage(self, since_ms: int, error: BaseException) -> None:
+        """The store could not be reached, or did not answer, for a command sent at
+        `since_ms`: until the clocks are restarted (app.services.clock) no turn times out
+        and moves are answered `unavailable`. Said once in the log, when it begins."""
+        if since_ms < self._outage_over_at:
+            return  # a command of an outage that is over: the store has answered since
+        if self.outage_since is not None:
+            self.outage_since = min(self.outage_since, since_ms)
+            return
+        self.outage_since = since_ms
+        log.warning("live store unreachable (%s: %s); moves wait and turn clocks stop",
+                    type(error).__name__, error)
+
+    def outage_over(self, now_ms: int) -> None:
+        """The store answers again and the clocks have been restarted after the outage."""
+        self.outage_since = None
+        self._outage_over_at = now_ms
 
     @property
     def runner(self) -> aioredis.Redis | Multiplexed:
@@ -590,7 +649,17 @@ class LiveStore:
     async def claim_resumption(self, down_since_ms: int, now_ms: int) -> bool:
         """Whether this process is the one to restart the clocks after an outage that began
         (as it saw it) at `down_since_ms`; exactly one process gets each outage."""
-        return bool(await self._resume(keys=[self.keys.resumed], args=[down_since_ms, now_ms]))
+        return bool(await self._resume(keys=[self.keys.resumed, self.keys.outage],
+                                       args=[down_since_ms, now_ms]))
+
+    async def last_outage(self) -> Outage | None:
+        """The store's last outage, from when a process saw it begin to when the clocks were
+        restarted after it (None: none since the store was new)."""
+        window = await self.command("GET", self.keys.outage)
+        if not window:
+            return None
+        began, ended = (int(x) for x in str(window).split(":"))
+        return Outage(began, ended)
 
     async def running_since(self, since_ms: int) -> list[str]:
         """Tables whose turn deadline is at or after `since_ms`."""

@@ -51,6 +51,8 @@ PRESENCE_REFRESH_SECONDS = 10.0
 # PROTOCOL §2a: at least every 15 s on a socket with table subscriptions.
 HEARTBEAT_SECONDS = 10.0
 PRESENCE_KEEP_SECONDS = 60
+# How often a lost table is put back and read again before it counts as gone for good.
+RESTORE_ATTEMPTS = 3
 # Spectators coming and going are counted in the store at most this often per table.
 WATCHERS_DEBOUNCE_SECONDS = 0.25
 
@@ -479,10 +481,11 @@ class Feed:
             # A table we served is gone: lost by the store (then its snapshot brings it
             # back, announced like any change) or over and expired (then there is none).
             try:
-                if await self.recover(table_id):
-                    snapshot = await load_snapshot(self.store, table_id)
+                snapshot = await self._restored(table_id)
             except Exception as error:
+                # Whether it has a copy cannot be told now: the next heartbeat asks again.
                 log.warning("restoring table %s failed: %r", table_id, error)
+                return
         if snapshot is None:
             if watch.latest is not None:  # it was there and is gone: say so
                 watch.latest = None
@@ -493,6 +496,19 @@ class Feed:
         watch.spectators = snapshot.spectators
         if watch.advance(snapshot):
             self._after_change(watch, snapshot)
+
+    async def _restored(self, table_id: str) -> Snapshot | None:
+        """A lost table as it is back in the store: put back from its database copy here, or
+        by another process that got there first (then this one's restore finds it there and
+        does nothing, and the table is read). None only when it has no copy: its game is over
+        and written, or it was never copied. A table lost again meanwhile is tried again."""
+        assert self.recover is not None
+        for _ in range(RESTORE_ATTEMPTS):
+            await self.recover(table_id)
+            snapshot = await load_snapshot(self.store, table_id)
+            if snapshot is not None:
+                return snapshot
+        return None
 
     def _on_lobby(self, message: dict[str, Any]) -> None:
         if message.get("kind") == "resubscribed":
@@ -550,4 +566,5 @@ class Feed:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                log.warning("heartbeat failed: %r", error)
+                if self.store.outage_since is None:  # else said once, as the outage
+                    log.warning("heartbeat failed: %r", error)

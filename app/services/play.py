@@ -14,7 +14,7 @@ from typing import Any
 
 from app.engine import Game, IllegalMove
 from app.live.ratelimit import Charge
-from app.live.store import LiveStore
+from app.live.store import LiveStore, Outage
 from app.services.seats import hand_over, is_bot
 from app.services.table import Step, Table
 from app.services.tables import (
@@ -32,10 +32,12 @@ from app.services.text import readable
 
 class TimedOut(ServiceError):
     """A move after its player's deadline: the clock is the authority, so it is that
-    player's timeout (which the caller applies), even if the sweeper has not got to it yet."""
+    player's timeout (which the caller applies), even if the sweeper has not got to it yet;
+    unless the turn ran out while the store was away (`deadline`: when it ran out)."""
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: int) -> None:
         super().__init__("game_over", "your time ran out", 409)
+        self.deadline = deadline
 
 
 def _seat(table: Table, player_id: int) -> int:
@@ -48,12 +50,16 @@ def _seat(table: Table, player_id: int) -> int:
 def move(
     player_id: int, tile: str, end: str | None, seq: int, *, now: int,
     fields: Mapping[str, Any] | None = None, game: Game | None = None, outage: bool = False,
+    forgiven: Outage | None = None,
 ) -> Command:
     """The command of a move chosen at version `seq`, checked in PROTOCOL §2's order.
 
     `game`: the game of the table at `seq`, already parsed, given up to the move (used on
     the first table the command is applied to, which must be that one). `outage`: the
-    store was away and the turn clocks are about to be restarted, not run out. `fields`:
+    store was away and the turn clocks are about to be restarted, not run out.
+    `forgiven`: the store's last outage, when the move is late: a turn that ran out within
+    it, before its clock was restarted, was not the player's to lose, and the move counts.
+    `fields`:
     the move's extra fields as the client sent them; those the variant names
     (`Game.move_fields`) go to the engine, the rest are ignored like any extra field."""
     given = [game]
@@ -80,8 +86,9 @@ def move(
         if deadline is not None and now > deadline and not is_bot(table.seats[seat]):
             if outage:
                 raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
-            # (Bots are moved by the server; they never time out.)
-            raise TimedOut()
+            if forgiven is None or not forgiven.covers(deadline):
+                # (Bots are moved by the server; they never time out.)
+                raise TimedOut(deadline)
         try:
             extra = {k: fields[k] for k in played.move_fields if k in fields} if fields else {}
             events = played.play(seat, tile, end, **extra)
@@ -110,9 +117,17 @@ async def play(
     try:
         change = await transact(store, table_id, command, known=known, charge=charge,
                                 retry=False)
-    except TimedOut:
-        await expire(store, table_id)
-        raise
+    except TimedOut as late:
+        # Only a late move asks the store when it was last away (not one move in thousands).
+        window = await store.last_outage()
+        if window is None or not window.covers(late.deadline):
+            await expire(store, table_id)
+            raise
+        # The turn ran out while the store was away, before its clock was restarted: the
+        # player could not have moved sooner, and his move counts (still at `seq` only).
+        command = move(player_id, tile, end, seq, now=now_ms(), fields=fields,
+                       outage=store.outage_since is not None, forgiven=window)
+        change = await transact(store, table_id, command, charge=charge, retry=False)
     assert change is not None
     return change
 
@@ -147,11 +162,13 @@ async def resign(store: LiveStore, player_id: int, table_id: str) -> Change:
     return change
 
 
-def timeout(now: int) -> Command:
+def timeout(now: int, forgiven: Outage | None = None) -> Command:
     """The timeout of the player on turn if his deadline has passed at `now` (the clock's
     job); nothing if he moved in time, or the game is over. At a casual table that allows
     it a bot plays on for him; at the end of a pause between rounds the first turn's clock
-    starts instead."""
+    starts instead. A turn that ran out within `forgiven` (the store's last outage: a write
+    that landed late, or a clock this process had not restarted yet) gets a whole turn
+    again, not a timeout."""
 
     def apply(table: Table) -> Step | None:
         if table.status != "playing":
@@ -166,6 +183,9 @@ def timeout(now: int) -> Command:
                         game)
         if is_bot(table.seats[game.turn]):
             return None
+        if table.deadline is not None and forgiven is not None and forgiven.covers(
+                table.deadline):
+            return _restarted(table, game, max(0, now - table.deadline))
         if table.bot_takeover:
             taken, events = hand_over(table, game)
             return Step(taken, events, game)
@@ -181,7 +201,7 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
     new deadline is already in the clock), or the game is over or gone.
     """
     try:
-        change = await transact(store, table_id, timeout(now_ms()))
+        change = await transact(store, table_id, timeout(now_ms(), await store.last_outage()))
     except ServiceError as error:
         if error.code == "not_found":
             await store.drop_deadline(table_id)
@@ -203,10 +223,17 @@ def clock_restart(paused_ms: int) -> Command:
         game = game_of(table)
         if game is None or game.turn is None:
             return None
-        event = {"type": "clock", "round": game.round, "seat": game.turn, "paused_ms": paused_ms}
-        return Step(table, [event], game)
+        return _restarted(table, game, paused_ms)
 
     return apply
+
+
+def _restarted(table: Table, game: Game, paused_ms: int) -> Step:
+    """The clock of the player on turn (`game.turn`) started again: `paused_ms` of his turn
+    passed while no move could be made."""
+    assert game.turn is not None
+    event = {"type": "clock", "round": game.round, "seat": game.turn, "paused_ms": paused_ms}
+    return Step(table, [event], game)
 
 
 async def restart_clock(store: LiveStore, table_id: str, paused_ms: int) -> Change | None:

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
@@ -54,6 +54,10 @@ _FORGET_OTHER_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_
                                              _rounds.c.game_id != bindparam("b_game"))
 _ROUNDS_SAVED = select(func.count()).select_from(_rounds).where(
     _rounds.c.table_id == bindparam("b_table"), _rounds.c.game_id == bindparam("b_game"))
+_PASS_VERSION = update(_snapshots).where(
+    _snapshots.c.table_id == bindparam("b_table"), _snapshots.c.game_id == bindparam("b_game")
+).values(version=_snapshots.c.version + VERSION_GAP)
+_VERSION = select(_snapshots.c.version).where(_snapshots.c.table_id == bindparam("b_table"))
 _SNAPSHOT_FIELDS = ("store", "game_id", "version", "state", "saved_at")
 
 
@@ -146,7 +150,7 @@ class Recovery:
     async def restore(self, table_id: str) -> bool:
         """Put the table back from its snapshot if the store lost it; False if there is no
         snapshot, its game is already written, or the table is there after all."""
-        async with self.db.session() as session:
+        async with self.db.session() as session, session.begin():
             snapshot = await session.get(LiveSnapshot, table_id)
             if snapshot is None or snapshot.store != self.store.keys.prefix:
                 return False  # none, or another live store's table (a shared database)
@@ -161,6 +165,11 @@ class Recovery:
                            _rounds.c.number < rounds_over(saved))
                     .order_by(_rounds.c.number)
                 ))
+                # The copy's version moves past the one restored now, so a table lost again
+                # before its next copy comes back newer than anything shown since.
+                names = {"b_table": table_id, "b_game": snapshot.game_id}
+                await session.execute(_PASS_VERSION, names)
+                version = int(await session.scalar(_VERSION, names) or 0)
         if written is not None:  # the result is in; only the snapshot's deletion was lost
             async with self.db.session() as session, session.begin():
                 await forget_snapshot(session, table_id, snapshot.game_id)
@@ -168,7 +177,7 @@ class Recovery:
         table = _resumed(saved)
         restored = await self.store.restore(
             table_id,
-            snapshot.version + VERSION_GAP,
+            version,
             table.to_json(),
             rounds,
             created_ms=table.created_at,

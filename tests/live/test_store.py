@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.live.hub import Hub
-from app.live.store import LiveStore, Write, connect, dumps
+from app.live.store import LiveStore, Outage, Write, connect, dumps
 
 
 @pytest.fixture(params=["redis", "embedded"])
@@ -74,6 +74,22 @@ async def test_each_expired_deadline_is_claimed_once_and_returns_after_its_lease
     # A write without a deadline (the game moved on to its end) removes the deadline.
     await store.write(Write(ids[0], 1, data(0), 1))
     assert ids[0] not in await store.claim_deadlines(10**12, 1000)
+
+
+async def test_each_outage_is_resumed_once_and_kept_as_seen_by_the_earliest_process(
+    store: LiveStore, another: Callable[[], LiveStore],
+) -> None:
+    assert await store.last_outage() is None
+    # Two processes saw the store go away, at 1000 and at 900; the first back resumes.
+    assert await store.claim_resumption(1000, 5000)
+    assert await store.last_outage() == Outage(1000, 5000)
+    assert not await another().claim_resumption(900, 5100)
+    window = await store.last_outage()
+    assert window == Outage(900, 5000)
+    assert window.covers(900) and window.covers(5000) and not window.covers(5001)
+    # The next outage replaces it.
+    assert await another().claim_resumption(8000, 9000)
+    assert await store.last_outage() == Outage(8000, 9000)
 
 
 async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(

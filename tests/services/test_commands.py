@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from app.live.store import Outage
 from app.services import play
 from app.services.caps import lapse
 from app.services.lobby import Terms, departure, rematch_offer, seating
@@ -88,6 +89,23 @@ def test_a_move_after_the_deadline_is_the_players_timeout_unless_the_clocks_were
     step_of(a_move(table, now=table.deadline), table)  # at the deadline: still in time
 
 
+def test_a_move_on_a_turn_that_ran_out_while_the_store_was_away_counts() -> None:
+    table = playing()
+    assert table.deadline is not None
+    late = table.deadline + 9000
+    during = Outage(table.deadline - 1000, table.deadline + 5000)
+    step = step_of(a_move(table, now=late, forgiven=during), table)
+    assert step.events[0]["type"] == "play"
+    # An outage over before the turn ran out, or begun after, forgives nothing.
+    with pytest.raises(TimedOut) as timed_out:
+        a_move(table, now=late, forgiven=Outage(NOW - 9000, table.deadline - 1))(table)
+    assert timed_out.value.deadline == table.deadline
+    with pytest.raises(TimedOut):
+        a_move(table, now=late, forgiven=Outage(table.deadline + 1, late))(table)
+    # While the clocks have not been restarted yet, the move waits for them.
+    assert refusal(a_move(table, now=late, outage=True, forgiven=during), table) == "unavailable"
+
+
 def test_a_bot_is_never_late() -> None:
     table = playing(bots=(1, 2, 3))
     turn, legal = on_turn(table)
@@ -138,6 +156,22 @@ def test_a_timeout_applies_only_once_the_deadline_has_passed() -> None:
     assert step.events[0] == {"type": "timeout", "round": 0, "seat": turn, "reason": "timeout"}
     assert written(table, step).status == "finished"
     assert timeout(NOW)(waiting()) is None
+
+
+def test_a_turn_that_ran_out_while_the_store_was_away_starts_again() -> None:
+    table = playing(Terms("goat", seats=4, options={}, rated=False, bot_takeover=True))
+    assert table.deadline is not None
+    turn, _ = on_turn(table)
+    now = table.deadline + 7000
+    during = Outage(table.deadline - 2000, table.deadline + 3000)
+    step = step_of(timeout(now, during), table)
+    # No timeout and no bot taking over: a whole turn again, from now.
+    assert step.events == [{"type": "clock", "round": 0, "seat": turn, "paused_ms": 7000}]
+    assert step.table.seats == table.seats
+    assert written(table, step, now).deadline == now + 30_000
+    # A turn that ran out outside the outage is timed out as ever.
+    step = step_of(timeout(now, Outage(NOW - 9000, table.deadline - 1)), table)
+    assert step.events[0]["type"] == "bot_takeover"
 
 
 def test_a_bot_takes_over_a_timed_out_seat_where_the_table_allows_it() -> None:
