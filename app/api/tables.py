@@ -36,6 +36,8 @@ class TableCreate(BaseModel):
     rated: bool = True
     # casual tables only: a bot plays on for a player who times out
     bot_takeover: bool = False
+    # PROTOCOL §2b: kept out of the lobby, reached by its link
+    private: bool = False
 
 
 class JoinRequest(BaseModel):
@@ -77,6 +79,7 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
             admit=live.caps.admit_table(player.id),
+            private=body.private,
         )
 
 

@@ -60,6 +60,7 @@ async def create_table(
     bot_pace_ms: int = DEFAULT_PACE_MS,
     round_pause_seconds: int = 0,
     admit: Callable[[str], Awaitable[None]] | None = None,
+    private: bool = False,
 ) -> dict[str, Any]:
     """A new waiting table with its creator in seat 0 (or a game at once for one seat).
 
@@ -68,6 +69,7 @@ async def create_table(
     how long the bots at this table wait before they place a tile. `round_pause_seconds`:
     how long the next deal waits after a round's end (PROTOCOL §2a). `admit`: called
     with the new table's id before it is stored; it may refuse (a cap) by raising.
+    `private`: never listed in the lobby; joinable and watchable by its id (PROTOCOL §2b).
     """
     try:
         normalized = validate_options(variant, seats, options)
@@ -80,6 +82,7 @@ async def create_table(
         turn_seconds=turn_seconds, rated=rated, round_pause_seconds=round_pause_seconds,
         bot_takeover=bot_takeover, bot_pace_ms=bot_pace_ms,
     )
+    state["private"] = private
     if admit is not None:
         await admit(state["id"])
     await _write_new(store, state)
@@ -125,7 +128,7 @@ def _new_table(
 async def _write_new(store: LiveStore, state: dict[str, Any]) -> None:
     version = await store.write(
         state["id"], 0, state, deadline_ms=None, created_ms=state["created_at"],
-        lobby_entry=lobby_entry_changed(None, state),
+        lobby_entry=lobby_entry_changed(None, state), listed=not state.get("private"),
     )
     if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
         raise ServiceError("bad_request", "could not create the table, try again", 409)
@@ -136,7 +139,8 @@ async def list_tables(store: LiveStore, limit: int | None = None) -> list[dict[s
     first (they can be joined), newest first; at most `limit` (None: the configured
     lobby size)."""
     limit = settings.lobby_max_tables if limit is None else limit
-    shown = [t.state for t in await store.listed() if t.state["status"] in ("waiting", "playing")]
+    shown = [t.state for t in await store.listed()
+             if t.state["status"] in ("waiting", "playing") and not t.state.get("private")]
     shown.sort(key=lambda s: (s["status"] != "waiting", -s["created_at"]))
     return [public_table(state) for state in shown[:limit]]
 
@@ -261,6 +265,7 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
                 bot_takeover=state.get("bot_takeover", False),
                 bot_pace_ms=state.get("bot_pace_ms", DEFAULT_PACE_MS),
             )
+            new_table["private"] = bool(state.get("private"))
         offer = {"offers": offers, "new_table_id": None if new_table is None else new_table["id"]}
         state["rematch"] = offer
         event = {"type": "rematch", "round": 0, "seat": seat, **offer}

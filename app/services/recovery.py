@@ -169,7 +169,7 @@ class Recovery:
             state,
             rounds,
             deadline_ms=wake_at(state, game_of(state), now_ms()),
-            lobby_entry=public_table(state),
+            lobby_entry=None if state.get("private") else public_table(state),
         )
         if restored:
             metrics.tables_restored.inc()

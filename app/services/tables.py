@@ -91,6 +91,7 @@ def public_table(state: dict[str, Any]) -> dict[str, Any]:
         "rated": state["rated"],
         "created_by": state["created_by"]["name"],
         "game_id": state["game_id"],
+        "private": bool(state.get("private")),
         # named only where it is on: a bot plays on for a player who times out
         **({"bot_takeover": True} if state.get("bot_takeover") else {}),
     }
@@ -224,7 +225,10 @@ _LOBBY_FIELDS = ("seats", "status", "game_id", "options", "turn_seconds",
 
 def lobby_entry_changed(before: dict[str, Any] | None, after: dict[str, Any]
                         ) -> dict[str, Any] | None:
-    """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged)."""
+    """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged, or a
+    private table, which the lobby never shows)."""
+    if after.get("private"):
+        return None
     if before is not None and all(before.get(k) == after.get(k) for k in _LOBBY_FIELDS):
         return None
     entry = public_table(after)
@@ -313,7 +317,7 @@ async def commit(
         retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished else None,
         lobby_entry=lobby_entry_changed(current.state, state),
         archive=archive,
-        listed=listed,
+        listed=listed and not state.get("private"),
         snapshot=state["status"] == "playing" and (started or bool(archive)),
         charge=charge,
         serialised={"log": b"[" + b",".join(log_json) + b"]"},
