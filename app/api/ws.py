@@ -476,6 +476,7 @@ async def gateway(websocket: WebSocket) -> None:
         if conn.player is not None:
             conn.offer(_welcome(conn.player))
     metrics.open_sockets.inc()
+    live.notices.add(conn)
     try:
         while not conn.closed:
             frame = await websocket.receive()
@@ -493,3 +494,7 @@ async def gateway(websocket: WebSocket) -> None:
         await conn.outbox.close()
         await conn.release_hold()
         await live.feed.drop(conn)
+        live.notices.discard(conn)
+        if conn.player is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await live.seeks.socket_closed(conn.player.id)

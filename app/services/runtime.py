@@ -14,7 +14,9 @@ from app.services.caps import PlayerCaps
 from app.services.clock import Clock
 from app.services.feed import Feed
 from app.services.finish import Finisher
+from app.services.notices import PlayerNotices
 from app.services.recovery import Recovery
+from app.services.seeks import Seeks
 from app.services.sessions import Sessions
 
 
@@ -56,6 +58,9 @@ class LiveTables:
         )
         self.db = db
         self.settings = settings
+        # Quick pairing and the messages for players rather than tables.
+        self.notices = PlayerNotices(self.store, self.hub)
+        self.seeks = Seeks(self.store, db, self.notices, self.caps)
 
     async def start(self) -> None:
         refusal = await unpersisted_refusal(self.settings, self.store)
@@ -67,8 +72,11 @@ class LiveTables:
         await self.finisher.sweep()
         self.clock.start()
         self.caps.start()
+        await self.notices.start()
+        self.seeks.start()
 
     async def stop(self) -> None:
+        await self.seeks.stop()
         await self.caps.stop()
         await self.clock.stop()
         await self.bots.stop()
