@@ -18,7 +18,7 @@ from app.db.session import create_engine, downgrade, migrate
 from tests.servers import REPO
 
 TABLES = {"players", "sessions", "ratings", "games", "game_players", "live_snapshots",
-          "live_snapshot_rounds"}
+          "live_snapshot_rounds", "tournaments", "tournament_players", "tournament_tables"}
 
 
 async def _tables(url: str) -> set[str]:
