@@ -19,6 +19,7 @@ from uvicorn import Server
 from app import collector, metrics
 from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
 from app.api import seeks as seek_routes
+from app.api import tournaments as tournament_routes
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.i18n import install_translations
@@ -106,6 +107,7 @@ def create_app() -> FastAPI:
     for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
     app.include_router(seek_routes.router)
+    app.include_router(tournament_routes.router)
     # What another site's page sends (with the player's cookie) goes no further; its
     # refusal carries the security headers too.
     app.add_middleware(OriginGuard, allowed_origins=settings.origins)
