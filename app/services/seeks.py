@@ -28,6 +28,7 @@ from app.live.seeks import SeekBook
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.caps import SOCKETS, PlayerCaps
+from app.services.lobby import DEFAULT_ROUND_PAUSE
 from app.services.notices import PlayerNotices
 from app.services.seating import seat_and_start
 from app.services.tables import ServiceError, now_ms
@@ -130,7 +131,7 @@ class Seeks:
         table_id = await seat_and_start(
             self.store, [s["player"] for s in matched], variant=first["variant"],
             options=first["options"], turn_seconds=first["turn_seconds"], rated=first["rated"],
-            round_pause_seconds=0,
+            round_pause_seconds=DEFAULT_ROUND_PAUSE,
         )
         for seek in matched:
             await self.notices.tell([seek["player"]["id"]], {
