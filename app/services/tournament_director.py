@@ -198,9 +198,10 @@ class Director:
         for t in tables:
             for p in t.seats:
                 met.setdefault(p, set()).update(q for q in t.seats if q != p)
-        pairing = pair_round(
-            [Entrant(m.player_id, m.points, m.rating, m.byes) for m in active], row.seats,
-            {p: frozenset(q) for p, q in met.items()})
+        # A large Swiss's search may take a tenth of a second: off the event loop.
+        pairing = await asyncio.to_thread(
+            pair_round, [Entrant(m.player_id, m.points, m.rating, m.byes) for m in active],
+            row.seats, {p: frozenset(q) for p, q in met.items()})
         bye = (row.seats - 1) / 2
         made = [(secrets.token_hex(8), seats) for seats in pairing.tables]
         same_round = Tournament.round.is_(None) if row.round is None \
