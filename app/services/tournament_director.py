@@ -260,13 +260,22 @@ class Director:
         return True
 
     async def _seat(self, row: Tournament, made: list[tuple[str, list[int]]]) -> None:
-        for table_id, seats in made:
-            await self._make_table(row, table_id, seats)
-
-    async def _make_table(self, row: Tournament, table_id: str, seats: list[int]) -> None:
+        """Make the paired tables at once (not one after another: the last of a large
+        round would start late) and tell their players."""
         async with self.db.session() as session:
             names = dict((await session.execute(
-                select(Player.id, Player.name).where(Player.id.in_(seats)))).tuples().all())
+                select(Player.id, Player.name)
+                .where(Player.id.in_({p for _, seats in made for p in seats}))
+            )).tuples().all())
+        await asyncio.gather(*(self._make_table(row, table_id, seats, names)
+                               for table_id, seats in made))
+
+    async def _make_table(self, row: Tournament, table_id: str, seats: list[int],
+                          names: dict[int, str] | None = None) -> None:
+        if names is None:
+            async with self.db.session() as session:
+                names = dict((await session.execute(
+                    select(Player.id, Player.name).where(Player.id.in_(seats)))).tuples().all())
         await seat_and_start(
             self.store, [{"id": p, "name": names[p]} for p in seats], variant=row.variant,
             options=row.options, turn_seconds=row.turn_seconds, rated=row.rated,
