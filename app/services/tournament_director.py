@@ -35,7 +35,7 @@ from app.services.notices import PlayerNotices
 from app.services.recovery import Recovery
 from app.services.seating import seat_and_start
 from app.services.swiss_pairing import Entrant, pair_round
-from app.services.tables import game_of
+from app.services.tables import ServiceError, game_of
 from app.services.tournament_feed import TournamentFeed
 from app.services.tournament_points import game_points
 from app.services.tournaments import epoch_ms
@@ -106,12 +106,20 @@ class Director:
             running = list(await session.scalars(select(Tournament.id).where(
                 Tournament.status == "running")))
         for tournament_id in due:
-            if await start_tournament(self.db, None, tournament_id):
-                running.append(tournament_id)
-                await self.feed.changed(tournament_id)
+            with contextlib.suppress(ServiceError):  # started by its creator meanwhile
+                if await start_tournament(self.db, None, tournament_id):
+                    running.append(tournament_id)
+                    await self.feed.changed(tournament_id)
         for tournament_id in running:
-            if await self.advance(tournament_id):
-                await self.feed.changed(tournament_id)
+            # One tournament's trouble (logged, tried again next tick) holds up no other.
+            try:
+                if await self.advance(tournament_id):
+                    await self.feed.changed(tournament_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if not metrics.count_error(error):
+                    log.exception("tournament %s: its tick failed", tournament_id)
 
     # -- one tournament ------------------------------------------------------------------
 

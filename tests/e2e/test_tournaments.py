@@ -263,3 +263,75 @@ async def test_an_arena_plays_to_its_end_and_a_withdrawn_player_is_not_paired_ag
         async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
             after = (await http.get(f"/api/tournaments/{tournament_id}")).json()
             assert after["players"] == body["players"]
+
+
+async def test_tournament_requests_are_checked_and_change_nothing_when_refused(
+    server: Server,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        owner, other = await register(http), await register(http)
+        base = {"name": "Club", "variant": "goat", "seats": 4, "format": "swiss", "rounds": 2}
+        for bad in ({"rounds": None}, {"format": "arena"}, {"rounds": 16}, {"seats": "4"},
+                    {"variant": "chess"}, {"options": {"fish_rule": "none"}},
+                    {"max_players": 3}, {"name": ""}):
+            r = await http.post("/api/tournaments", headers=owner.headers,
+                                json={**base, **bad})
+            assert r.status_code == 422, (bad, r.text)
+        assert (await http.post("/api/tournaments", json=base)).status_code == 401
+        made = await http.post("/api/tournaments", headers=owner.headers, json=base)
+        assert made.status_code == 201
+        tour = made.json()
+        assert tour["status"] == "waiting" and tour["players"] == [] and tour["round"] is None
+        url = f"/api/tournaments/{tour['id']}"
+        assert (await http.get("/api/tournaments/nope")).status_code == 404
+        assert (await http.post(f"{url}/leave", headers=other.headers)).status_code == 409
+        assert (await http.post(f"{url}/join", headers=other.headers)).status_code == 200
+        assert (await http.post(f"{url}/start", headers=other.headers)).status_code == 403
+        # too few players: 409, still waiting
+        assert (await http.post(f"{url}/start", headers=owner.headers)).status_code == 409
+        assert (await http.get(url)).json()["status"] == "waiting"
+        # leaving before the start takes the player off the list
+        assert (await http.post(f"{url}/leave", headers=other.headers)).status_code == 200
+        assert (await http.get(url)).json()["players"] == []
+        listed = (await http.get("/api/tournaments?status=waiting")).json()
+        assert tour["id"] in [t["id"] for t in listed]
+        assert (await http.get("/api/tournaments?status=over")).status_code == 422
+        hidden = await http.post("/api/tournaments", headers=owner.headers,
+                                 json={**base, "private": True})
+        assert hidden.json()["private"] is True
+        assert hidden.json()["id"] not in [
+            t["id"] for t in (await http.get("/api/tournaments")).json()]
+        assert (await http.get(f"/api/tournaments/{hidden.json()['id']}")).status_code == 200
+
+
+async def test_a_swiss_with_an_odd_player_gives_byes_to_different_players(
+    pair_env: tuple[str, str, str, Path],
+) -> None:
+    with _pair(*pair_env) as servers:
+        accounts, sockets = await _accounts(servers, 5)
+        async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
+            made = await http.post("/api/tournaments", headers=accounts[0].headers, json={
+                "name": "Five", "variant": "classic", "seats": 2, "format": "swiss",
+                "rounds": 2, "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
+            tournament_id = made.json()["id"]
+            for account in accounts:
+                assert (await http.post(f"/api/tournaments/{tournament_id}/join",
+                                        headers=account.headers)).status_code == 200
+            assert (await http.post(f"/api/tournaments/{tournament_id}/start",
+                                    headers=accounts[0].headers)).status_code == 200
+            tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i), []))
+                     for i, p in enumerate(sockets)]
+            try:
+                body = await _wait_finished(http, tournament_id, tasks)
+            finally:
+                for task in tasks:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
+            byes = [p for p in body["players"] if p["byes"]]
+            # one bye a round, to two different players, each worth (2 - 1) / 2
+            assert len(byes) == 2 and all(p["byes"] == 1 for p in byes)
+            assert all(p["games"] == 1 for p in byes)
+            await _check_points_and_places(http, body)
+        for p in sockets:
+            await p.close()
