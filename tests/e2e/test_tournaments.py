@@ -335,3 +335,62 @@ async def test_a_swiss_with_an_odd_player_gives_byes_to_different_players(
             await _check_points_and_places(http, body)
         for p in sockets:
             await p.close()
+
+
+async def test_every_process_restarted_mid_tournament_loses_no_point_and_no_pairing(
+    pair_env: tuple[str, str, str, Path],
+) -> None:
+    with _pair(*pair_env) as servers:
+        accounts, sockets = await _accounts(servers, 4)
+        async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
+            made = await http.post("/api/tournaments", headers=accounts[0].headers, json={
+                "name": "Through a restart", "variant": "sport_goat",
+                "options": {"rounds": 4}, "seats": 4, "format": "swiss", "rounds": 2,
+                "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
+            tournament_id = made.json()["id"]
+            for account in accounts:
+                await http.post(f"/api/tournaments/{tournament_id}/join",
+                                headers=account.headers)
+            await http.post(f"/api/tournaments/{tournament_id}/start",
+                            headers=accounts[0].headers)
+            first = [await p.expect(lambda m: m["type"] == "tournament.pairing", timeout=30)
+                     for p in sockets]
+            table_id = first[0]["table_id"]
+            for p in sockets:
+                await p.request({"type": "table.subscribe", "table_id": table_id})
+            # a few moves of round 1, then every process goes
+            rng = random.Random(5)
+            await asyncio.gather(*(autoplay(p, table_id, rng, stop=lambda s: s["seq"] >= 12)
+                                   for p in sockets))
+            before = (await http.get(f"/api/tournaments/{tournament_id}")).json()
+        for p in sockets:
+            await p.close()
+    with _pair(*pair_env) as servers:
+        sockets = [await Player(servers[i % 2].ws_url, a).connect()
+                   for i, a in enumerate(accounts)]
+        async with httpx.AsyncClient(base_url=servers[1].url, timeout=30) as http:
+            after = (await http.get(f"/api/tournaments/{tournament_id}")).json()
+            assert after["round"] == before["round"] == 1
+            assert after["tables"] == before["tables"]
+            # the round's table plays on where it was, and round 2 is paired by the new ones
+            tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i), []))
+                     for i, p in enumerate(sockets)]
+
+            async def finish_round_one(p: Player, i: int) -> None:
+                await p.request({"type": "table.subscribe", "table_id": table_id})
+                await autoplay(p, table_id, random.Random(10 + i))
+
+            await asyncio.gather(*(finish_round_one(p, i) for i, p in enumerate(sockets)))
+            try:
+                body = await _wait_finished(http, tournament_id, tasks)
+            finally:
+                for task in tasks:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
+            assert body["round"] == 2 and len(body["tables"]) == 2
+            assert body["tables"][0]["table_id"] == table_id
+            assert all(p["games"] == 2 for p in body["players"])
+            await _check_points_and_places(http, body)
+        for p in sockets:
+            await p.close()
