@@ -72,7 +72,8 @@ class PlayerCaps:
         for table_id in await self.caps.waiting_due(now_ms(), EXPIRY_LEASE_MS):
             current = await self.store.load(table_id)
             if current is not None and current.state["status"] == "waiting":
-                if not await self.store.delete(table_id, current.version):
+                if not await self.store.delete(table_id, current.version,
+                                               listed=not current.state.get("private")):
                     continue  # changed meanwhile: looked at again after the lease
                 removed += 1
                 log.info("waiting table %s removed: nobody filled it in time", table_id)

@@ -298,7 +298,8 @@ async def leave(store: LiveStore, player: Player, table_id: str) -> Change | Non
         seats = list(state["seats"])
         seats[seat] = None
         if not any(who is not None and not is_bot(who) for who in seats):  # nobody left
-            if await store.delete(table_id, current.version):
+            if await store.delete(table_id, current.version,
+                                  listed=not state.get("private")):
                 return None
             continue
         state["seats"] = seats

@@ -314,7 +314,8 @@ async def commit(
         deadline_ms=wake_at(state, game, now),
         created_ms=state["created_at"],
         finished=finished,
-        retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished else None,
+        # a private table was never in the lobby: nothing to take out of it
+        retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished and not state.get("private") else None,
         lobby_entry=lobby_entry_changed(current.state, state),
         archive=archive,
         listed=listed and not state.get("private"),

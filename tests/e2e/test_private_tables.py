@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import redis.asyncio as aioredis
 
 from tests.e2e.client import Player, register
 from tests.servers import Server
 
 
 async def test_a_private_table_never_reaches_the_lobby_and_is_joined_by_its_link(
-    server_pair: tuple[Server, Server],
+    server_pair: tuple[Server, Server], redis_url: str, redis_prefix: str,
 ) -> None:
     first, second = server_pair
     async with httpx.AsyncClient(base_url=first.url, timeout=30) as http_a, \
@@ -53,13 +54,32 @@ async def test_a_private_table_never_reaches_the_lobby_and_is_joined_by_its_link
             lambda m: m["type"] == "table.state" and m["view"]["status"] == "playing")
         assert started["view"]["hand"] == []
 
+        # its end is not told to the lobby either: it is never due to leave it
+        resigned = await http_b.post(f"/api/tables/{table_id}/leave", headers=guest.headers)
+        assert resigned.status_code == 200, resigned.text
+        await spectator.expect(
+            lambda m: m["type"] == "table.state" and m["view"]["status"] == "finished")
+        client = aioredis.Redis.from_url(redis_url)
+        try:
+            assert await client.zscore(f"{redis_prefix}_pair:retire", table_id) is None
+            assert await client.zscore(f"{redis_prefix}_pair:tables", table_id) is None
+        finally:
+            await client.aclose()
+        # a private table left empty before it began is gone without a word to the lobby
+        empty = await http_a.post("/api/tables", headers=owner.headers, json={
+            "variant": "goat", "seats": 2, "turn_seconds": 60, "private": True})
+        empty_id = empty.json()["id"]
+        left = await http_a.post(f"/api/tables/{empty_id}/leave", headers=owner.headers)
+        assert left.status_code == 200 and left.json()["table"] is None
+        assert (await http_b.get(f"/api/tables/{empty_id}")).status_code == 404
+
         # the public table's entry arrived on both lobby sockets: the private one never did
         for w in watchers:
             await w.expect(lambda m: m["type"] == "lobby.update"
                            and m["table"]["id"] == public.json()["id"])
         await asyncio.sleep(0.5)
         for w in watchers:
-            assert table_id not in "".join(w.raw)
+            assert table_id not in "".join(w.raw) and empty_id not in "".join(w.raw)
             fresh = await w.request({"type": "lobby.subscribe"})
             assert table_id not in [t["id"] for t in fresh["tables"]]
         for http in (http_a, http_b):
