@@ -394,3 +394,38 @@ async def test_every_process_restarted_mid_tournament_loses_no_point_and_no_pair
             await _check_points_and_places(http, body)
         for p in sockets:
             await p.close()
+
+
+async def test_seeks_and_a_tournament_on_the_embedded_defaults(embedded_server: Server) -> None:
+    """SQLite and the in-process store: the same scripts and the same director."""
+    server = embedded_server
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        one, two = await register(http), await register(http)
+        sockets = [await Player(server.ws_url, a).connect() for a in (one, two)]
+        for account in (one, two):
+            seek = await http.post("/api/seeks", headers=account.headers, json={
+                "variant": "classic", "seats": 2, "turn_seconds": 60, "rated": False})
+            assert seek.status_code == 201, seek.text
+        matched = [await p.expect(lambda m: m["type"] == "seek.matched") for p in sockets]
+        assert matched[0]["table_id"] == matched[1]["table_id"]
+        made = await http.post("/api/tournaments", headers=one.headers, json={
+            "name": "Embedded", "variant": "classic", "seats": 2, "format": "swiss",
+            "rounds": 1, "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
+        tournament_id = made.json()["id"]
+        for account in (one, two):
+            await http.post(f"/api/tournaments/{tournament_id}/join", headers=account.headers)
+        assert (await http.post(f"/api/tournaments/{tournament_id}/start",
+                                headers=one.headers)).status_code == 200
+        tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i), []))
+                 for i, p in enumerate(sockets)]
+        try:
+            body = await _wait_finished(http, tournament_id, tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        assert sorted(p["points"] for p in body["players"]) in ([0, 1], [0.5, 0.5])
+        await _check_points_and_places(http, body)
+        for p in sockets:
+            await p.close()
