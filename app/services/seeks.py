@@ -3,8 +3,8 @@ exist the server seats them at a new table and starts it.
 
 Compatible: the same variant, seats, options (with their defaults), clock and rated, and
 each player inside every other's `rating_range` by the variant's skill rating. The match
-itself is one script in the store (app/live/seeks.py). A seek lives `SEEK_MS` at most and
-ends with its owner's last socket.
+itself is one script in the store (app/live/seeks.py). A seek lives `seek_seconds` (10
+minutes) at most and ends with its owner's last socket.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 from sqlalchemy import select
 
 from app import metrics
+from app.config import settings
 from app.db.models import SKILL_START, Rating
 from app.db.session import Database
 from app.engine import OptionsError, validate_options
@@ -35,7 +36,6 @@ from app.services.tables import ServiceError, now_ms
 
 log = logging.getLogger(__name__)
 
-SEEK_MS = 10 * 60 * 1000
 # A seek whose owner has no socket anywhere is dropped by the sweep after this long (the
 # socket may be on its way: a seek is often made just before the page's socket opens).
 NO_SOCKET_GRACE_MS = 30_000
@@ -114,7 +114,7 @@ class Seeks:
             "range": list(ask.rating_range or ANY_RATING),
             "asked_range": None if ask.rating_range is None else list(ask.rating_range),
             "created_at": now,
-            "expires_at": now + SEEK_MS,
+            "expires_at": now + int(settings.seek_seconds * 1000),
         }
         kind, matched = await self.book.add(seek, now)
         if kind == "taken":

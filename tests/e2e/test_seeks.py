@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from tests.e2e.client import Account, Player, register
-from tests.servers import Server
+from tests.e2e.conftest import _env
+from tests.servers import Server, run_server
 
 SEEK = {"variant": "goat", "seats": 4, "turn_seconds": 45, "rated": False}
 
@@ -107,6 +109,12 @@ async def test_one_open_seek_a_range_a_cancel_and_the_last_socket(
         assert gone.status_code == 204
         assert (await http.delete(f"/api/seeks/{high.json()['id']}",
                                   headers=one.headers)).status_code == 404
+        # a range the other player (1500) is inside meets his seek at once
+        near = await _seek(http, one, seats=2, rating_range=[1400, 1600.5])
+        assert near.status_code == 201 and "table_id" in near.json(), near.text
+        await socket_two.expect(lambda m: m["type"] == "seek.matched")
+        other = await _seek(http, two, seats=2)
+        assert other.status_code == 201 and "table_id" not in other.json()
         bad = await _seek(http, one, seats=2, rating_range=[1600, 1400])
         assert bad.status_code == 422
         unknown = await _seek(http, one, seats=2, options={"nope": 1})
@@ -122,3 +130,24 @@ async def test_one_open_seek_a_range_a_cancel_and_the_last_socket(
         alone = await _seek(http, one, seats=2)
         assert alone.status_code == 201 and "table_id" not in alone.json()
         await socket_one.close()
+
+
+async def test_a_seek_ends_when_its_time_is_up(
+    pg_url: str, redis_url: str, redis_prefix: str, tmp_path: Path,
+) -> None:
+    env = {**_env(pg_url, redis_url, f"{redis_prefix}_seek"), "DOMINO_SEEK_SECONDS": "2"}
+    with run_server(env, log_dir=tmp_path) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            one, two = await register(http), await register(http)
+            sockets = [await Player(server.ws_url, a).connect() for a in (one, two)]
+            first = await _seek(http, one, seats=2)
+            assert first.json()["expires_at"] - first.json()["created_at"] == 2000
+            await asyncio.sleep(3.5)
+            assert (await http.get("/api/seeks")).json() == []
+            # the old seek is gone: a new one waits, and its owner may seek again
+            late = await _seek(http, two, seats=2)
+            assert late.status_code == 201 and "table_id" not in late.json()
+            again = await _seek(http, one, seats=2)
+            assert again.status_code == 201 and "table_id" in again.json()
+            for p in sockets:
+                await p.close()
