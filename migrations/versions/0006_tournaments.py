@@ -2,7 +2,7 @@
 seated: kept here so a restart of every process loses none of it.
 
 Revision ID: 0006_tournaments
-Revises: 0004_snapshot_rounds
+Revises: 0005_rules_mark
 Create Date: 2026-12-02
 """
 
@@ -13,7 +13,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision = "0006_tournaments"
-down_revision = "0004_snapshot_rounds"
+down_revision = "0005_rules_mark"
 branch_labels = None
 depends_on = None
 
