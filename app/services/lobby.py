@@ -97,7 +97,7 @@ async def create_table(
     )
     if admit is not None:
         await admit(table.id)
-    await _write_new(store, table)
+    await write_new(store, table)
     return public_table(table)
 
 
@@ -123,7 +123,9 @@ def new_table(
     )
 
 
-async def _write_new(store: LiveStore, table: Table) -> Table:
+async def write_new(store: LiveStore, table: Table) -> Table:
+    """Store a table made by `new_table` (version 0: never there before); the table as
+    stored, at its first version."""
     version = await store.write(Write(
         table.id, 0, table.to_json(), table.created_at,
         # a private table stays out of the lobby's index
@@ -285,7 +287,7 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
     started = change.written and table.rematch.new_table_id == new_id
     if started:
         # Every seat is taken at once, so the new table starts as a last join would.
-        fresh = await _write_new(store, new_table(
+        fresh = await write_new(store, new_table(
             new_id, table.created_by, Terms.of(table), table.seats, now_ms()))
         deal = Deal.fresh()
         await transact(store, new_id, lambda waiting: begin(waiting, deal), known=fresh)

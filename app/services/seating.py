@@ -5,55 +5,59 @@ seat of a table is taken."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+import secrets
+from collections.abc import Sequence
+from dataclasses import replace
 
 from app import logs
 from app.engine import OptionsError, validate_options
-from app.live.store import LiveStore, Versioned
-from app.services.lobby import _new_table, _start, _write_new
-from app.services.tables import ServiceError, commit
+from app.live.store import LiveStore
+from app.services.lobby import Deal, Terms, begin, new_table, write_new
+from app.services.table import Person, Step, Table
+from app.services.tables import Command, ServiceError, now_ms, transact
 
 log = logging.getLogger(__name__)
 
 
+def seated_start(deal: Deal) -> Command:
+    """Start a table made with every seat taken: each seat's join is told, then the deal
+    (dealt from `deal`). Nothing to do once it has started."""
+
+    def apply(table: Table) -> Step | None:
+        if table.status != "waiting":
+            return None
+        if table.free_seats():
+            raise ServiceError("bad_request", "the table changed while it was being made", 409)
+        joins = [{"type": "join", "round": 0, "seat": seat, "player": who.name}
+                 for seat, who in enumerate(table.seats) if who is not None]
+        started = begin(table, deal)
+        return Step(started.table, joins + started.events, started.game)
+
+    return apply
+
+
 async def seat_and_start(
     store: LiveStore,
-    players: list[dict[str, Any]],
+    players: Sequence[Person],
+    terms: Terms,
     *,
-    variant: str,
-    options: dict[str, Any],
-    turn_seconds: int,
-    rated: bool,
-    round_pause_seconds: int,
-    private: bool = False,
     table_id: str | None = None,
-    extra: dict[str, Any] | None = None,
 ) -> str:
-    """A new table with `players` (`{"id", "name"}`, in seat order) seated, its game dealt
-    and running; returns its id. `table_id`: the id to use (chosen beforehand, so a
-    tournament can record it first); `extra`: fields kept in the table's state."""
+    """A new table with `players` seated (in seat order; the first is its creator), its
+    game dealt and running; returns its id. `terms.seats` is the number of players.
+    `table_id`: the id to use (chosen beforehand, so a tournament can record it first)."""
     try:
-        normalized = validate_options(variant, len(players), options)
+        normalized = validate_options(terms.variant, len(players), terms.options)
     except OptionsError as error:
         raise ServiceError("bad_request", str(error), 422) from error
-    state = _new_table(
-        players[0], variant, normalized, [dict(p) for p in players],
-        turn_seconds=turn_seconds, rated=rated, round_pause_seconds=round_pause_seconds,
-        bot_takeover=False, bot_pace_ms=0,
+    table = new_table(
+        secrets.token_hex(8) if table_id is None else table_id, players[0],
+        replace(terms, seats=len(players), options=normalized), tuple(players), now_ms(),
     )
-    if table_id is not None:
-        state["id"] = table_id
-    state["private"] = private
-    state.update(extra or {})
-    await _write_new(store, state)
-    playing = dict(state)
-    game, started = _start(playing)
-    events: list[dict[str, Any]] = [
-        {"type": "join", "round": 0, "seat": s, "player": p["name"]} for s, p in enumerate(players)
-    ]
-    if await commit(store, Versioned(1, state), playing, events + started, game) is None:
-        raise ServiceError("bad_request", "the table changed while it was being made", 409)
-    logs.table_id.set(state["id"])
-    logs.game_id.set(playing["game_id"])
-    log.info("game started: %s, %d players seated by the server", variant, len(players))
-    return str(state["id"])
+    fresh = await write_new(store, table)
+    change = await transact(store, table.id, seated_start(Deal.fresh()), known=fresh)
+    assert change is not None
+    logs.table_id.set(table.id)
+    logs.game_id.set(change.table.game_id)
+    log.info("game started: %s, %d players seated by the server", terms.variant, len(players))
+    return table.id

@@ -29,9 +29,10 @@ from app.live.seeks import SeekBook
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.caps import SOCKETS, PlayerCaps
-from app.services.lobby import DEFAULT_ROUND_PAUSE
+from app.services.lobby import DEFAULT_ROUND_PAUSE, Terms
 from app.services.notices import PlayerNotices
 from app.services.seating import seat_and_start
+from app.services.table import Person
 from app.services.tables import ServiceError, now_ms
 
 log = logging.getLogger(__name__)
@@ -129,9 +130,9 @@ class Seeks:
         matched = sorted(matched, key=lambda s: s["created_at"])
         first = matched[0]
         table_id = await seat_and_start(
-            self.store, [s["player"] for s in matched], variant=first["variant"],
-            options=first["options"], turn_seconds=first["turn_seconds"], rated=first["rated"],
-            round_pause_seconds=DEFAULT_ROUND_PAUSE,
+            self.store, [Person.from_dict(s["player"]) for s in matched],
+            Terms(first["variant"], len(matched), first["options"], first["turn_seconds"],
+                  first["rated"], round_pause_seconds=DEFAULT_ROUND_PAUSE),
         )
         for seek in matched:
             await self.notices.tell([seek["player"]["id"]], {

@@ -31,11 +31,13 @@ from app.live.leases import Lease
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.arena_pairing import Waiting, pair_waiting
+from app.services.lobby import Terms
 from app.services.notices import PlayerNotices
 from app.services.recovery import Recovery
 from app.services.seating import seat_and_start
 from app.services.swiss_pairing import Entrant, pair_round
-from app.services.tables import ServiceError, game_of
+from app.services.table import Person
+from app.services.tables import ServiceError, game_of, load
 from app.services.tournament_feed import TournamentFeed
 from app.services.tournament_points import game_points
 from app.services.tournaments import epoch_ms
@@ -148,11 +150,11 @@ class Director:
     async def _outcome(self, row: Tournament, table: TournamentTable) -> list[float] | None:
         """The points of the table's game if it is over; None while it is played (a table
         that was never made, or lost with no way back, is made again)."""
-        current = await self.store.load(table.table_id)
+        current = await load(self.store, table.table_id)
         if current is not None:
-            if current.state["status"] != "finished":
+            if current.status != "finished":
                 return None
-            game = game_of(current.state)
+            game = game_of(current)
             result = None if game is None else game.outcome()
             return None if result is None else points_of(row.variant, dict(result))
         async with self.db.session() as session:
@@ -284,11 +286,12 @@ class Director:
             async with self.db.session() as session:
                 names = dict((await session.execute(
                     select(Player.id, Player.name).where(Player.id.in_(seats)))).tuples().all())
+        # Which tournament a table belongs to is the database's table row, not the table.
         await seat_and_start(
-            self.store, [{"id": p, "name": names[p]} for p in seats], variant=row.variant,
-            options=row.options, turn_seconds=row.turn_seconds, rated=row.rated,
-            round_pause_seconds=row.round_pause_seconds, private=row.private,
-            table_id=table_id, extra={"tournament_id": row.id})
+            self.store, [Person(p, names[p]) for p in seats],
+            Terms(row.variant, len(seats), row.options, row.turn_seconds, row.rated,
+                  round_pause_seconds=row.round_pause_seconds, private=row.private),
+            table_id=table_id)
         await self.notices.tell(seats, {"type": "tournament.pairing", "tournament_id": row.id,
                                         "table_id": table_id})
 
