@@ -70,6 +70,13 @@ def test_a_table_stored_before_its_later_fields_loads_with_their_defaults() -> N
     assert public_table(table)["private"] is False
 
 
+def test_a_private_table_says_so_and_round_trips() -> None:
+    table = replace(Table.from_dict(STORED["playing"]["state"]), private=True)
+    assert table.to_dict()["private"] is True
+    assert Table.from_dict(orjson.loads(table.to_json())) == table
+    assert public_table(table)["private"] is True
+
+
 def test_the_log_kept_as_json_is_written_as_the_log_itself() -> None:
     table = Table.from_dict(STORED["playing"]["state"])
     assert table.log_json is None
