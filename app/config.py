@@ -67,6 +67,10 @@ class Settings(BaseSettings):
     # like people) and the strong bot's thinking time per move.
     bot_pace_seconds: float = 1.5
     bot_think_seconds: float = 0.5
+    # An arena tournament's minute, in seconds (tests run a "5-minute" arena in seconds).
+    tournament_minute_seconds: float = 60.0
+    # How long a seek ("Play now") waits for a table at most (PROTOCOL §2b: 10 minutes).
+    seek_seconds: float = 600.0
     # A stopping server (SIGTERM) exits within this long, finished or not.
     shutdown_seconds: float = 10.0
     # "text" for people, "json" (one object a line) for log collectors.

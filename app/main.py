@@ -18,6 +18,8 @@ from uvicorn import Server
 
 from app import collector, metrics
 from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
+from app.api import seeks as seek_routes
+from app.api import tournaments as tournament_routes
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.i18n import install_translations
@@ -104,6 +106,8 @@ def create_app() -> FastAPI:
     install_body_limits(app, settings.max_body_bytes)
     for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
         app.include_router(module.router)
+    app.include_router(seek_routes.router)
+    app.include_router(tournament_routes.router)
     # What another site's page sends (with the player's cookie) goes no further; its
     # refusal carries the security headers too.
     app.add_middleware(OriginGuard, allowed_origins=settings.origins)

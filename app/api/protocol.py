@@ -74,6 +74,16 @@ class Resign(_Message):
     table_id: TableId
 
 
+class TournamentSubscribe(_Message):
+    type: Literal["tournament.subscribe"]
+    tournament_id: TableId
+
+
+class TournamentUnsubscribe(_Message):
+    type: Literal["tournament.unsubscribe"]
+    tournament_id: TableId
+
+
 class Chat(_Message):
     type: Literal["chat"]
     table_id: TableId
@@ -90,7 +100,9 @@ ClientMessage = Annotated[
     | Play
     | Resign
     | Rematch
-    | Chat,
+    | Chat
+    | TournamentSubscribe
+    | TournamentUnsubscribe,
     Field(discriminator="type"),
 ]
 

@@ -37,6 +37,8 @@ class TableCreate(BaseModel):
     rated: bool = True
     # casual tables only: a bot plays on for a player who times out
     bot_takeover: bool = False
+    # PROTOCOL §2b: kept out of the lobby, reached by its link
+    private: bool = False
 
 
 class JoinRequest(BaseModel):
@@ -75,6 +77,7 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             bot_takeover=body.bot_takeover,
             bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
+            private=body.private,
         )
         return await lobby.create_table(live.store, player, terms,
                                         admit=live.caps.admit_table(player.id))

@@ -35,6 +35,8 @@ from app.api.protocol import (
     Resign,
     TableSubscribe,
     TableUnsubscribe,
+    TournamentSubscribe,
+    TournamentUnsubscribe,
     client_message,
 )
 from app.api.ratelimit import SocketLimits, client_address
@@ -273,6 +275,11 @@ class Connection:
         elif isinstance(message, TableUnsubscribe):
             await live.feed.unsubscribe_table(self, message.table_id)
             self.last_sent.pop(message.table_id, None)
+        elif isinstance(message, TournamentSubscribe):
+            tournament = await live.tournaments.subscribe(self, message.tournament_id)
+            self.reply({"type": "tournament.update", "tournament": tournament}, msg_id)
+        elif isinstance(message, TournamentUnsubscribe):
+            live.tournaments.unsubscribe(self, message.tournament_id)
         elif self.player is None:
             raise ServiceError("unauthorized", "log in first (hello with a token)", 401)
         elif isinstance(message, LobbySubscribe):
@@ -479,6 +486,7 @@ async def gateway(websocket: WebSocket) -> None:
         if conn.player is not None:
             conn.offer(_welcome(conn.player))
     metrics.open_sockets.inc()
+    live.notices.add(conn)
     try:
         while not conn.closed:
             frame = await websocket.receive()
@@ -496,3 +504,8 @@ async def gateway(websocket: WebSocket) -> None:
         await conn.outbox.close()
         await conn.release_hold()
         await live.feed.drop(conn)
+        live.notices.discard(conn)
+        live.tournaments.drop(conn)
+        if conn.player is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await live.seeks.socket_closed(conn.player.id)

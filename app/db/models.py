@@ -177,3 +177,69 @@ class LiveSnapshotRound(Base):
     game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0 for the first round
     data: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class Tournament(Base):
+    """A Swiss or arena tournament (PROTOCOL §2b): its settings and where it stands."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    seats: Mapped[int] = mapped_column(Integer)
+    format: Mapped[str] = mapped_column(String(8))  # "swiss" | "arena"
+    status: Mapped[str] = mapped_column(String(10), index=True)  # waiting|running|finished
+    creator_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)  # swiss
+    minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)  # arena
+    turn_seconds: Mapped[int] = mapped_column(Integer)
+    round_pause_seconds: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    private: Mapped[bool] = mapped_column(Boolean)
+    max_players: Mapped[int] = mapped_column(Integer)
+    # the Swiss round being played (1-based), None before the first
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentPlayer(Base):
+    """A player of a tournament: his points so far and whether he is still paired."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    points: Mapped[float] = mapped_column(Float, default=0.0)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    byes: Mapped[int] = mapped_column(Integer, default=0)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the variant's skill rating when he joined (Swiss groups equal points by it)
+    rating: Mapped[float] = mapped_column(Float, default=SKILL_START)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentTable(Base):
+    """A table the tournament seated: who sat where and, once over, the points per seat."""
+
+    __tablename__ = "tournament_tables"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seats: Mapped[list[int]] = mapped_column(JSONType)  # player ids by seat
+    status: Mapped[str] = mapped_column(String(10))  # "playing" | "finished"
+    points: Mapped[list[float] | None] = mapped_column(JSONType, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -131,7 +131,7 @@ redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 redis.call('ZREM', KEYS[4], ARGV[2])
 redis.call('PUBLISH', ARGV[3], ARGV[5])
-redis.call('PUBLISH', ARGV[4], ARGV[6])
+if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[4], ARGV[6]) end
 return 1
 """
 
@@ -622,8 +622,9 @@ class LiveStore:
         if table_ids:
             await self.redis.sadd(self.keys.snapshot_due, *table_ids)
 
-    async def delete(self, table_id: str, expected: int) -> bool:
-        """Remove a table still at version `expected` (an empty table nobody waits at)."""
+    async def delete(self, table_id: str, expected: int, listed: bool = True) -> bool:
+        """Remove a table still at version `expected` (an empty table nobody waits at).
+        `listed`: False for a table the lobby never showed (its removal is not told there)."""
         k = self.keys
         done = await self._delete(
             keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id),
@@ -634,7 +635,8 @@ class LiveStore:
                 k.table_channel(table_id),
                 k.lobby_channel,
                 dumps({"kind": "removed", "table_id": table_id, "v": expected + 1}),
-                dumps({"kind": "remove", "table_id": table_id, "v": expected + 1}),
+                dumps({"kind": "remove", "table_id": table_id, "v": expected + 1})
+                if listed else "",
             ],
         )
         return bool(done)

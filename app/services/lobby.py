@@ -53,7 +53,8 @@ class Terms:
     `bot_takeover`: a bot plays on for a player who times out, instead of the game ending
     (RULES 1.10); casual tables only, since it changes how a game can end. `bot_pace_ms`:
     how long the bots at this table wait before they place a tile. `round_pause_seconds`:
-    how long the next deal waits after a round's end (PROTOCOL §2a)."""
+    how long the next deal waits after a round's end (PROTOCOL §2a). `private`: never
+    listed in the lobby; joined and watched by its id (PROTOCOL §2b)."""
 
     variant: str
     seats: int = 4
@@ -63,13 +64,14 @@ class Terms:
     bot_takeover: bool = False
     bot_pace_ms: int = DEFAULT_PACE_MS
     round_pause_seconds: int = 0
+    private: bool = False
 
     @classmethod
     def of(cls, table: Table) -> Terms:
         """The terms `table` was made with."""
         return cls(table.variant, table.players, table.options, table.turn_seconds,
                    table.rated, table.bot_takeover, table.bot_pace_ms,
-                   table.round_pause_seconds)
+                   table.round_pause_seconds, table.private)
 
 
 async def create_table(
@@ -95,7 +97,7 @@ async def create_table(
     )
     if admit is not None:
         await admit(table.id)
-    await _write_new(store, table)
+    await write_new(store, table)
     return public_table(table)
 
 
@@ -117,12 +119,17 @@ def new_table(
         bot_pace_ms=terms.bot_pace_ms,
         created_by=creator,
         created_at=now,
+        private=terms.private,
     )
 
 
-async def _write_new(store: LiveStore, table: Table) -> Table:
+async def write_new(store: LiveStore, table: Table) -> Table:
+    """Store a table made by `new_table` (version 0: never there before); the table as
+    stored, at its first version."""
     version = await store.write(Write(
         table.id, 0, table.to_json(), table.created_at,
+        # a private table stays out of the lobby's index
+        listed=not table.private,
         lobby_entry=lobby_entry_changed(None, table),
     ))
     if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
@@ -136,7 +143,7 @@ async def list_tables(store: LiveStore, limit: int | None = None) -> list[dict[s
     lobby size)."""
     limit = settings.lobby_max_tables if limit is None else limit
     tables = [Table.from_dict(t.state, t.version) for t in await store.listed()]
-    shown = [t for t in tables if t.status in ("waiting", "playing")]
+    shown = [t for t in tables if t.status in ("waiting", "playing") and not t.private]
     shown.sort(key=lambda t: (t.status != "waiting", -t.created_at))
     return [public_table(table) for table in shown[:limit]]
 
@@ -280,7 +287,7 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
     started = change.written and table.rematch.new_table_id == new_id
     if started:
         # Every seat is taken at once, so the new table starts as a last join would.
-        fresh = await _write_new(store, new_table(
+        fresh = await write_new(store, new_table(
             new_id, table.created_by, Terms.of(table), table.seats, now_ms()))
         deal = Deal.fresh()
         await transact(store, new_id, lambda waiting: begin(waiting, deal), known=fresh)

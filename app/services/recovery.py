@@ -182,7 +182,8 @@ class Recovery:
             rounds,
             created_ms=table.created_at,
             deadline_ms=wake_at(table, game_of(table), now_ms()),
-            lobby_entry=public_table(table),
+            # a private table was never in the lobby: it is not put there now
+            lobby_entry=None if table.private else public_table(table),
         )
         if restored:
             metrics.tables_restored.inc()

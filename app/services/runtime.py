@@ -14,8 +14,12 @@ from app.services.caps import PlayerCaps
 from app.services.clock import Clock
 from app.services.feed import Feed
 from app.services.finish import Finisher
+from app.services.notices import PlayerNotices
 from app.services.recovery import Recovery
+from app.services.seeks import Seeks
 from app.services.sessions import Sessions
+from app.services.tournament_director import Director
+from app.services.tournament_feed import TournamentFeed
 
 
 async def unpersisted_refusal(settings: Settings, store: LiveStore) -> str | None:
@@ -57,6 +61,12 @@ class LiveTables:
         )
         self.db = db
         self.settings = settings
+        # Quick pairing and the messages for players rather than tables.
+        self.notices = PlayerNotices(self.store, self.hub)
+        self.seeks = Seeks(self.store, db, self.notices, self.caps)
+        self.tournaments = TournamentFeed(self.store, self.hub, db)
+        self.director = Director(self.store, db, self.notices, self.tournaments, self.recovery,
+                                 self.process_id)
 
     async def start(self) -> None:
         refusal = await unpersisted_refusal(self.settings, self.store)
@@ -68,8 +78,14 @@ class LiveTables:
         await self.finisher.sweep()
         self.clock.start()
         self.caps.start()
+        await self.notices.start()
+        self.seeks.start()
+        await self.tournaments.start()
+        self.director.start()
 
     async def stop(self) -> None:
+        await self.director.stop()
+        await self.seeks.stop()
         await self.caps.stop()
         await self.clock.stop()
         await self.bots.stop()

@@ -2,8 +2,8 @@
 
 `Table.to_dict()` is exactly the JSON object the live store holds for a table (and the
 database's snapshot of a running game), `Table.from_dict()` reads it back; fields added
-later (`round_pause_seconds`, `bot_takeover`, `bot_pace_ms`, `next_round_at`, `rematch`)
-have defaults, so a state written before them still loads.
+later (`round_pause_seconds`, `bot_takeover`, `bot_pace_ms`, `next_round_at`, `rematch`,
+`private`) have defaults, so a state written before them still loads.
 
 The table holds the current round only: when a round is over and the next one dealt, the
 finished round (its deal and moves) is appended once to the store's round archive, and the
@@ -110,6 +110,8 @@ class Table:
     # the end of the pause between two rounds (epoch ms; None: no pause now)
     next_round_at: int | None = None
     rematch: Rematch | None = None
+    # kept out of the lobby, reached by its id (PROTOCOL §2b)
+    private: bool = False
     # Not stored: the version this table was read at (0: not stored yet), and its log's
     # entries as JSON, in order, when the process that made them kept them.
     version: int = field(default=0, compare=False)
@@ -173,6 +175,7 @@ class Table:
             "deadline": self.deadline,
             "game": self.game,
             "next_round_at": self.next_round_at,
+            "private": self.private,
         }
         if self.rematch is not None:
             data["rematch"] = self.rematch.to_dict()
@@ -203,6 +206,7 @@ class Table:
             bot_pace_ms=data.get("bot_pace_ms", DEFAULT_PACE_MS),
             next_round_at=data.get("next_round_at"),
             rematch=None if rematch is None else Rematch.from_dict(rematch),
+            private=data.get("private", False),
             version=version,
         )
 

@@ -79,6 +79,7 @@ def public_table(table: Table) -> dict[str, Any]:
         "rated": table.rated,
         "created_by": table.created_by.name,
         "game_id": table.game_id,
+        "private": table.private,
         # named only where it is on: a bot plays on for a player who times out
         **({"bot_takeover": True} if table.bot_takeover else {}),
     }
@@ -209,11 +210,14 @@ def _lobby_fields(table: Table) -> tuple[object, ...]:
     move, as a rule) leaves the lobby's entry as it was."""
     return (table.seats, table.status, table.game_id, table.options, table.turn_seconds,
             table.round_pause_seconds, table.rated, table.bot_takeover, table.variant,
-            table.created_by)
+            table.created_by, table.private)
 
 
 def lobby_entry_changed(before: Table | None, after: Table) -> dict[str, Any] | None:
-    """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged)."""
+    """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged, or a
+    private table, which the lobby never shows)."""
+    if after.private:
+        return None
     if before is not None and _lobby_fields(before) == _lobby_fields(after):
         return None
     entry = public_table(after)
@@ -338,8 +342,10 @@ async def commit(
         # a bot's turn wakes the clock when the bot should move, well before the deadline
         deadline_ms=wake_at(table, game, now),
         finished=sealed.finished,
-        retire_at_ms=now + FINISHED_IN_LOBBY_MS if sealed.finished else None,
-        listed=step.listed,
+        # a private table was never in the lobby: nothing to take out of it
+        retire_at_ms=(now + FINISHED_IN_LOBBY_MS
+                      if sealed.finished and not table.private else None),
+        listed=step.listed and not table.private,
         lobby_entry=lobby_entry_changed(current, table),
         archive=sealed.archive,
         snapshot=table.status == "playing" and (sealed.started or bool(sealed.archive)),
@@ -391,7 +397,8 @@ async def transact(
         if step is None:
             return Change(current, written=False)
         if isinstance(step, Remove):
-            if await store.delete(table_id, current.version):
+            # a private table was never in the lobby: its removal is not told there
+            if await store.delete(table_id, current.version, listed=not current.private):
                 return None
         else:
             done = await commit(store, current, step, charge)

@@ -11,17 +11,21 @@ import sys
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from app.db.models import Base
-from app.db.session import create_engine, downgrade, migrate
+from app.db.session import alembic_config, create_engine, downgrade, migrate
 from app.engine import RecordError, replay_record
 from tests.engine.test_rules_editions import FIRST_RECORDS
 from tests.servers import REPO
 
-TABLES = {"players", "sessions", "ratings", "games", "game_players", "live_snapshots",
-          "live_snapshot_rounds"}
+# The tables up to 0005 (the rules mark), and those 0006 adds (tournaments).
+BEFORE_TOURNAMENTS = {"players", "sessions", "ratings", "games", "game_players",
+                      "live_snapshots", "live_snapshot_rounds"}
+TOURNAMENT_TABLES = {"tournaments", "tournament_players", "tournament_tables"}
+TABLES = BEFORE_TOURNAMENTS | TOURNAMENT_TABLES
 
 
 async def _tables(url: str) -> set[str]:
@@ -57,6 +61,22 @@ async def test_upgrade_from_empty_matches_the_models_and_downgrades_back(databas
 
     await migrate(database_url)
     assert await _tables(database_url) >= TABLES
+
+
+async def test_the_migrations_are_one_chain_with_the_tournaments_last(database_url: str):
+    """One head: the tournaments (0006) come after the rules mark (0005), and go down to it
+    leaving everything before them in place."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    assert scripts.get_heads() == ["0006_tournaments"]
+    assert [s.revision for s in scripts.walk_revisions()] == [
+        "0006_tournaments", "0005_rules_mark", "0004_snapshot_rounds", "0003_sessions",
+        "0002_live_snapshots", "0001"]
+    await migrate(database_url, "0005_rules_mark")
+    assert await _tables(database_url) == BEFORE_TOURNAMENTS | {"alembic_version"}
+    await migrate(database_url)
+    assert await _tables(database_url) == TABLES | {"alembic_version"}
+    await downgrade(database_url, "0005_rules_mark")
+    assert await _tables(database_url) == BEFORE_TOURNAMENTS | {"alembic_version"}
 
 
 def test_domino_migrate_command(database_url: str):

@@ -245,7 +245,7 @@ async def test_the_tables_api_keeps_its_contract(server: Server) -> None:
             "seats": [{"seat": 0, "player": a.name}, {"seat": 1, "player": None},
                       {"seat": 2, "player": None}],
             "status": "waiting", "turn_seconds": 45, "rated": False, "created_by": a.name,
-            "game_id": None, "round_pause_seconds": 5,
+            "game_id": None, "round_pause_seconds": 5, "private": False,
         }
         tid = table["id"]
         assert (await http.get(f"/api/tables/{tid}")).json() == table

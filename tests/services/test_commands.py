@@ -10,11 +10,20 @@ import pytest
 from app.live.store import Outage
 from app.services import play
 from app.services.caps import lapse
-from app.services.lobby import Terms, departure, rematch_offer, seating
+from app.services.lobby import Terms, departure, new_table, rematch_offer, seating
 from app.services.play import TimedOut, clock_restart, move, resignation, timeout
+from app.services.seating import seated_start
 from app.services.seats import bot_entry
 from app.services.table import REMOVE, Rematch, Step, Table
-from app.services.tables import LOG_LENGTH, Command, ServiceError, game_of, seal
+from app.services.tables import (
+    LOG_LENGTH,
+    Command,
+    ServiceError,
+    game_of,
+    lobby_entry_changed,
+    public_table,
+    seal,
+)
 from tests.services.tables import DEAL, NOW, PEOPLE, applied, playing, waiting, written
 
 
@@ -250,6 +259,33 @@ def test_the_last_seat_starts_the_game_from_the_deal() -> None:
     # The seed stays secret: only its commitment is told.
     assert DEAL.seed.hex() not in str(step.events)
     assert refusal(seating(lambda seat: PEOPLE[3], None, DEAL), started) == "bad_request"
+
+
+def test_a_table_made_with_every_seat_taken_starts_with_each_join_told() -> None:
+    """A seek's match or a tournament's pairing: every seat taken when the table is made."""
+    terms = Terms("goat", seats=2, options={}, private=True)
+    table = replace(new_table("t2", PEOPLE[1], terms, (PEOPLE[1], PEOPLE[2]), NOW), version=1)
+    step = step_of(seated_start(DEAL), table)
+    assert step.events[:2] == [{"type": "join", "round": 0, "seat": 0, "player": "p2"},
+                               {"type": "join", "round": 0, "seat": 1, "player": "p3"}]
+    assert step.events[2]["type"] == "start" and DEAL.seed.hex() not in str(step.events)
+    started = written(table, step)
+    assert started.status == "playing" and started.game_id == DEAL.game_id and started.private
+    assert seated_start(DEAL)(started) is None  # started already: nothing to do
+    assert refusal(seated_start(DEAL), table.with_seat(1, None)) == "bad_request"
+
+
+def test_a_private_table_and_its_rematch_stay_out_of_the_lobby() -> None:
+    terms = Terms("goat", seats=2, options={}, rated=False, private=True)
+    hidden = waiting(terms)
+    assert hidden.private and public_table(hidden)["private"] is True
+    assert lobby_entry_changed(None, hidden) is None
+    assert lobby_entry_changed(hidden, applied(hidden, seating(lambda seat: PEOPLE[1], None,
+                                                               DEAL))) is None
+    assert Terms.of(hidden).private  # a rematch is made with the same terms
+    shown = waiting(replace(terms, private=False))
+    assert lobby_entry_changed(None, shown) == public_table(shown)
+    assert public_table(shown)["private"] is False
 
 
 def test_leaving_frees_the_seat_and_the_last_person_out_removes_the_table() -> None:

@@ -3,7 +3,8 @@
 `stored_tables.json` holds tables as the server stored them before the state was typed
 (waiting, with a bot, mid-game at a table with a pause and bot takeover, finished, with a
 rematch offered), with the lobby's `table` and every seat's `view` that server made of them:
-the typed table writes them back unchanged and shows them the same.
+the typed table writes them back unchanged and shows them the same. They were stored before
+tables could be private: they load as public tables, and say so.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def test_a_stored_table_round_trips_exactly(name: str) -> None:
     state = STORED[name]["state"]
     table = Table.from_dict(state, 7)
     assert table.version == 7
-    expected = state if "next_round_at" in state else {**state, "next_round_at": None}
+    expected = {"next_round_at": None, **state, "private": False}
     assert table.to_dict() == expected
     assert orjson.loads(table.to_json()) == expected
     assert Table.from_dict(table.to_dict()) == table
@@ -38,7 +39,7 @@ def test_a_stored_table_round_trips_exactly(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(STORED))
 def test_a_stored_table_shows_as_it_did(name: str) -> None:
     table = Table.from_dict(STORED[name]["state"])
-    assert public_table(table) == STORED[name]["table"]
+    assert public_table(table) == {**STORED[name]["table"], "private": False}
     game = game_of(table)
     views = [build_view(table, game, seat, {0}, 2) for seat in [None, *range(table.players)]]
     assert views == STORED[name]["views"]
@@ -58,13 +59,22 @@ def test_the_stored_tables_cover_every_field() -> None:
 def test_a_table_stored_before_its_later_fields_loads_with_their_defaults() -> None:
     old = {k: v for k, v in STORED["playing"]["state"].items()
            if k not in ("round_pause_seconds", "bot_takeover", "bot_pace_ms", "next_round_at",
-                        "rematch")}
+                        "rematch", "private")}
     table = Table.from_dict(old)
     assert (table.round_pause_seconds, table.bot_takeover, table.bot_pace_ms,
-            table.next_round_at, table.rematch) == (0, False, 1500, None, None)
+            table.next_round_at, table.rematch, table.private) == (0, False, 1500, None, None,
+                                                                     False)
     assert table.to_dict() == {**old, "round_pause_seconds": 0, "bot_takeover": False,
-                               "bot_pace_ms": 1500, "next_round_at": None}
+                               "bot_pace_ms": 1500, "next_round_at": None, "private": False}
     assert public_table(table)["round_pause_seconds"] == 0
+    assert public_table(table)["private"] is False
+
+
+def test_a_private_table_says_so_and_round_trips() -> None:
+    table = replace(Table.from_dict(STORED["playing"]["state"]), private=True)
+    assert table.to_dict()["private"] is True
+    assert Table.from_dict(orjson.loads(table.to_json())) == table
+    assert public_table(table)["private"] is True
 
 
 def test_the_log_kept_as_json_is_written_as_the_log_itself() -> None:

@@ -11,11 +11,13 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 
+import orjson
 import pytest
 
 from app.live.store import LiveStore, connect
 from app.services import lobby
 from app.services.lobby import Deal, seating
+from app.services.seating import seat_and_start
 from app.services.table import REMOVE, Person, Remove, Step, Table
 from app.services.tables import ServiceError, load, transact
 
@@ -144,6 +146,47 @@ async def test_a_removal_is_made_once_and_only_at_the_version_read(
     with pytest.raises(ServiceError) as refused:
         await transact(stores[0], table_id, note(1))
     assert refused.value.code == "not_found"
+
+
+async def test_a_private_table_is_never_told_to_the_lobby_made_joined_started_or_removed(
+    stores: list[LiveStore],
+) -> None:
+    store = stores[0]
+    heard = store.redis.pubsub()
+    await heard.subscribe(store.keys.lobby_channel)
+    confirmed = await heard.get_message(timeout=5)
+    assert confirmed is not None and confirmed["type"] == "subscribe"
+    terms = lobby.Terms("goat", seats=2, rated=False, private=True)
+    made = await lobby.create_table(store, Person(1, "p1"), terms)
+    emptied = await lobby.create_table(store, Person(2, "p2"), terms)
+    seated = await seat_and_start(store, [Person(3, "p3"), Person(4, "p4")], terms)
+    hidden = {made["id"], emptied["id"], seated}
+    await lobby.join(stores[1], Person(5, "p5"), made["id"])
+    assert await lobby.leave(stores[2], Person(2, "p2"), emptied["id"]) is None
+    assert await load(store, emptied["id"]) is None
+    for table_id in (made["id"], seated):
+        table = await load(stores[3], table_id)
+        assert table is not None and table.status == "playing" and table.private
+    joins = (await loaded_log(stores[3], seated))[:2]
+    assert [(e["type"], e["player"]) for e in joins] == [("join", "p3"), ("join", "p4")]
+    assert hidden.isdisjoint(Table.from_dict(t.state).id for t in await store.listed())
+    assert hidden.isdisjoint(t["id"] for t in await lobby.list_tables(store))
+    # A public table, made last, is told: everything before it was heard by then.
+    shown = await lobby.create_table(store, Person(6, "p6"), replace(terms, private=False))
+    told = []
+    while shown["id"] not in told:
+        message = await heard.get_message(timeout=5)
+        assert message is not None, told
+        told.append(orjson.loads(message["data"])["table_id"])
+    assert hidden.isdisjoint(told)
+    await heard.aclose()
+
+
+async def loaded_log(store: LiveStore, table_id: str) -> list[dict[str, object]]:
+    """Every event still in the table's log, oldest first."""
+    table = await load(store, table_id)
+    assert table is not None
+    return [event for entry in table.log for event in entry.events]
 
 
 # Another process: at each line it reads, one change of the table; it prints the version.

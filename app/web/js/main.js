@@ -10,6 +10,7 @@ import { applyTheme, muted, setMuted, setTheme, theme } from "./prefs.js";
 import { socket } from "./socket.js";
 import { signOut, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
+import { startGathering } from "./gather.js";
 import { renderAuth } from "./views/auth.js";
 import { renderLeaderboard } from "./views/leaderboard.js";
 import { renderLobby } from "./views/lobby.js";
@@ -17,6 +18,8 @@ import { renderPlayer } from "./views/player.js";
 import { renderReplay } from "./views/replay.js";
 import { renderRules } from "./views/rules.js";
 import { renderTable } from "./views/table.js";
+import { renderTournament } from "./views/tournament.js";
+import { renderTournaments } from "./views/tournaments.js";
 
 const main = document.getElementById("main");
 let cleanup = null;
@@ -86,6 +89,8 @@ const ROUTES = [
   [/^#\/rules(?:\/([^/?]+))?$/, (m) => (root) => renderRules(root, decodeURIComponent(m[1] || "goat"))],
   [/^#\/signin$/, () => (root) => renderAuth(root)],
   [/^#\/lobby$/, () => (root) => renderLobby(root)],
+  [/^#\/tournaments$/, () => (root) => renderTournaments(root)],
+  [/^#\/tournament\/([^/?]+)$/, (m) => (root) => renderTournament(root, decodeURIComponent(m[1]))],
 ];
 
 async function route() {
@@ -157,6 +162,7 @@ applyLanguage();
 translateStatic();
 renderHeader();
 socket.connect();
+startGathering();
 checkSession();
 // Variant names and option words come from the server: draw the first page once they are here.
 loadVariants().catch(() => {}).finally(route);

@@ -7,6 +7,7 @@ import { socket } from "../socket.js";
 import { navigate, pill, toast } from "../ui.js";
 import { loadVariants } from "../variants.js";
 import { optionLabel, optionValueWord, optionWords, playerName, variantName } from "../words.js";
+import { openSeeksList, playNowBox } from "./seeks.js";
 
 function mySeat(table) {
   const me = auth.player;
@@ -96,6 +97,7 @@ function createForm(variants) {
   const rulesLink = h("a", { href: "#/rules/goat" }, t("create.rules_link"));
   const takeover = h("input", { type: "checkbox", name: "bot_takeover" });
   const takeoverLabel = h("label", { class: "inline", hidden: true }, takeover, ` ${t("create.bot_takeover")}`);
+  const privateBox = h("input", { type: "checkbox", name: "private", "data-testid": "private" });
   for (const radio of [rated, casual]) {
     radio.addEventListener("change", () => { takeoverLabel.hidden = !casual.checked; });
   }
@@ -136,6 +138,7 @@ function createForm(variants) {
       h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
       h("label", { class: "inline" }, casual, ` ${t("table.casual")}`),
       takeoverLabel),
+    h("label", { class: "inline" }, privateBox, ` ${t("create.private")}`),
     h("p", { class: "hint" }, rulesLink),
     error, submit);
   form.addEventListener("submit", async (ev) => {
@@ -150,7 +153,7 @@ function createForm(variants) {
       const table = await post("/api/tables", {
         variant: variant.value, seats: Number(seats.value), options,
         turn_seconds: Number(turn.value), round_pause_seconds: Number(pause.value), rated: rated.checked,
-        bot_takeover: casual.checked && takeover.checked,
+        bot_takeover: casual.checked && takeover.checked, private: privateBox.checked,
       });
       navigate(`#/table/${encodeURIComponent(table.id)}`);
     } catch (err) {
@@ -189,9 +192,17 @@ export function renderLobby(root) {
     h("div", { class: "lobby-tables" }, h("h1", {}, t("lobby.title")), empty, list),
     h("aside", { class: "lobby-side" }, aside)));
 
+  // Quick pairing: the "Play now" box and who is looking for a game.
+  const seeks = openSeeksList();
+  let playNow = null;
+  aside.after(seeks.node);
   loadVariants().then((variants) => {
     redraw(); // option words now leave the defaults out
     if (auth.signedIn) aside.replaceWith(createForm(variants));
+    if (auth.signedIn) {
+      playNow = playNowBox(variants, (v) => auth.player?.ratings?.[v]?.skill ?? 1500);
+      seeks.node.parentNode.prepend(playNow.node);
+    }
   }).catch((err) => toast(t("lobby.games_failed", { reason: err.message })));
 
   const offs = [];
@@ -223,5 +234,7 @@ export function renderLobby(root) {
     if (auth.signedIn) socket.sendIfOpen({ type: "lobby.unsubscribe" });
     offs.forEach((off) => off());
     clearInterval(poll);
+    seeks.stop();
+    if (playNow) playNow.stop();
   };
 }

@@ -1,0 +1,53 @@
+"""Quick pairing over HTTP (PROTOCOL §2b): open, list and cancel seeks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Response, status
+from pydantic import BaseModel, Field
+
+from app.api.ratelimit import LimitedPlayer
+from app.api.schemas import STRICT
+from app.api.tables import LiveDep, _failures
+from app.services.seeks import SeekRequest
+from app.services.tables import ServiceError
+
+router = APIRouter(prefix="/api/seeks", tags=["seeks"])
+
+
+class SeekCreate(BaseModel):
+    model_config = STRICT
+    variant: str
+    seats: int = Field(4, ge=2, le=8)
+    options: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: int = Field(30, ge=5, le=300)
+    rated: bool = True
+    # [lo, hi] of the variant's skill rating
+    rating_range: list[int | float] | None = Field(None, min_length=2, max_length=2)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 409, 422))
+async def open_seek(body: SeekCreate, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
+    span = None if body.rating_range is None else \
+        (float(body.rating_range[0]), float(body.rating_range[1]))
+    ask = SeekRequest(body.variant, body.seats, body.options, body.turn_seconds, body.rated, span)
+    try:
+        return await live.seeks.open(player, ask)
+    except ServiceError as error:
+        raise HTTPException(error.status, error.message) from error
+
+
+@router.get("")
+async def list_seeks(live: LiveDep) -> list[dict[str, Any]]:
+    return await live.seeks.list_open()
+
+
+@router.delete("/{seek_id}", status_code=status.HTTP_204_NO_CONTENT,
+               responses=_failures(401, 404))
+async def cancel_seek(seek_id: str, player: LimitedPlayer, live: LiveDep) -> Response:
+    try:
+        await live.seeks.cancel(player.id, seek_id)
+    except ServiceError as error:
+        raise HTTPException(error.status, error.message) from error
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,98 @@
+"""Tournaments over HTTP (PROTOCOL §2b): create, list, read, join, leave, start."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, status
+from pydantic import BaseModel, Field
+
+from app.api.deps import DatabaseDep
+from app.api.ratelimit import LimitedPlayer
+from app.api.schemas import STRICT
+from app.api.tables import LiveDep, _failures
+from app.services import tournaments
+from app.services.tables import ServiceError
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+
+class TournamentCreate(BaseModel):
+    model_config = STRICT
+    name: str = Field(min_length=1, max_length=80)
+    variant: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: int = Field(4, ge=2, le=8)
+    format: Literal["swiss", "arena"]
+    minutes: int | None = Field(None, ge=5, le=180)
+    rounds: int | None = Field(None, ge=1, le=15)
+    turn_seconds: int = Field(30, ge=5, le=300)
+    round_pause_seconds: int = Field(5, ge=0, le=30)
+    rated: bool = True
+    starts_at: int | None = Field(None, ge=0)
+    max_players: int = Field(1000, ge=4, le=1000)
+    private: bool = False
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    try:
+        yield
+    except ServiceError as error:
+        raise HTTPException(error.status, error.message) from error
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 422))
+async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep
+                 ) -> dict[str, Any]:
+    ask = tournaments.TournamentRequest(
+        name=body.name, variant=body.variant, options=body.options, seats=body.seats,
+        format=body.format, minutes=body.minutes, rounds=body.rounds,
+        turn_seconds=body.turn_seconds, round_pause_seconds=body.round_pause_seconds,
+        rated=body.rated, starts_at=body.starts_at, max_players=body.max_players,
+        private=body.private)
+    with _refusals():
+        return await tournaments.create(db, player, ask)
+
+
+@router.get("")
+async def listing(db: DatabaseDep, status: Literal["waiting", "running", "finished"] | None
+                  = None) -> list[dict[str, Any]]:
+    return await tournaments.listing(db, status)
+
+
+@router.get("/{tournament_id}", responses=_failures(404))
+async def read(tournament_id: str, db: DatabaseDep) -> dict[str, Any]:
+    with _refusals():
+        return await tournaments.describe(db, tournament_id)
+
+
+@router.post("/{tournament_id}/join", responses=_failures(401, 404, 409))
+async def join(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep
+               ) -> dict[str, Any]:
+    with _refusals():
+        await tournaments.join(db, player, tournament_id)
+    await live.tournaments.changed(tournament_id)
+    live.director.kick()
+    return await tournaments.describe(db, tournament_id)
+
+
+@router.post("/{tournament_id}/leave", responses=_failures(401, 404, 409))
+async def leave(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep
+                ) -> dict[str, Any]:
+    with _refusals():
+        await tournaments.leave(db, player, tournament_id)
+    await live.tournaments.changed(tournament_id)
+    return await tournaments.describe(db, tournament_id)
+
+
+@router.post("/{tournament_id}/start", responses=_failures(401, 403, 404, 409))
+async def start(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep
+                ) -> dict[str, Any]:
+    with _refusals():
+        await tournaments.start(db, player, tournament_id)
+    await live.tournaments.changed(tournament_id)
+    live.director.kick()
+    return await tournaments.describe(db, tournament_id)

@@ -1,0 +1,48 @@
+"""Messages for players rather than tables (`seek.matched`, `tournament.pairing`): told on
+one channel every process reads, and handed to the sockets of those players it has."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from app.live.hub import Hub
+from app.live.store import LiveStore, dumps
+
+
+class Recipient(Protocol):
+    @property
+    def player_id(self) -> int | None: ...
+
+    def offer(self, message: dict[str, Any]) -> None: ...
+
+
+class PlayerNotices:
+    def __init__(self, store: LiveStore, hub: Hub) -> None:
+        self.store = store
+        self.hub = hub
+        self.sockets: set[Recipient] = set()
+        self.channel = f"{store.keys.prefix}:ch:players"
+
+    async def start(self) -> None:
+        await self.hub.add(self.channel, self._on_message)
+
+    def add(self, socket: Recipient) -> None:
+        self.sockets.add(socket)
+
+    def discard(self, socket: Recipient) -> None:
+        self.sockets.discard(socket)
+
+    async def tell(self, player_ids: list[int], message: dict[str, Any]) -> None:
+        """`message` on every socket of these players, on every process."""
+        await self.store.command("PUBLISH", self.channel,
+                                 dumps({"players": player_ids, "message": message}))
+
+    def _on_message(self, payload: dict[str, Any]) -> None:
+        players = payload.get("players")
+        message = payload.get("message")
+        if not isinstance(players, list) or not isinstance(message, dict):
+            return  # a resubscription: nothing was kept to tell again
+        wanted = set(players)
+        for socket in list(self.sockets):
+            if socket.player_id in wanted:
+                socket.offer(message)
