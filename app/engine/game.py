@@ -181,6 +181,11 @@ class Game(ABC):
     move_fields: ClassVar[tuple[str, ...]] = ()
     losers_called: ClassVar[str | None] = None
     history_keys: ClassVar[tuple[str, ...]] = ("scores",)
+    # The rules by which the bit-mask core (app/engine/playout.py) plays this variant's
+    # rounds exactly, if it does: "draw" (RULES 1.3's draw game on a line, ended by going
+    # out or a block) or "goat_fish" (the same with Goat's fish, RULES 1.4). Only the class
+    # that says so is covered, not its subclasses; None: searches play on the engine.
+    playout_core: ClassVar[str | None] = None
 
     ts: ClassVar[TileSet]
     _tables: ClassVar[dict[str | None, tuple[Move, ...]]]
@@ -415,6 +420,23 @@ class Game(ABC):
 
     def extra_view(self) -> dict[str, Any]:
         return {}
+
+    def wins_by(self) -> str:
+        """"higher" or "lower": which standings win this game (`wins`, unless an option
+        turns it round)."""
+        return self.wins
+
+    @staticmethod
+    def seats_of(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+        """`view.seats` in seat order."""
+        return sorted(view["seats"], key=lambda entry: entry["seat"])
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        """Take the standings and the variant's own public state from a seat's `view`: the
+        inverse of `standings_view` and `extra_view`, as far as they decide the play, so
+        that a search can rebuild a position from what one seat sees (app/engine/knowledge.py).
+        The layout is loaded before this is called."""
+        raise NotImplementedError(f"{self.variant} cannot be rebuilt from a view")
 
     def state_extra(self) -> dict[str, Any]:
         return {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
@@ -20,6 +20,7 @@ MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
 class Goat(Game):
     variant: ClassVar[str] = "goat"
     title: ClassVar[str] = "Goat"
+    playout_core: ClassVar[str | None] = "goat_fish"
     options_spec: ClassVar[dict[str, Option]] = {
         "fish_rule": Option("all", ("all", "one"), "Fish", ("Fish for all", "Fish to one")),
         "teams": TEAMS,
@@ -129,3 +130,8 @@ class Goat(Game):
     def load_extra(self, data: dict[str, Any]) -> None:
         self.standings = [Standing(a, o, r) for a, o, r in data["standings"]]
         self.carry = data["carry"]
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        seats = self.seats_of(view)[: self.sides.count]  # seats 0 and 1 name the teams
+        self.standings = [Standing(s["account"], s["opened"], s["remembered"]) for s in seats]
+        self.carry = view["carry"]

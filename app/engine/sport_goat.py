@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.game import Game, Result, Standings
@@ -92,3 +93,6 @@ class SportGoat(Game):
 
     def load_extra(self, data: dict[str, Any]) -> None:
         self.totals = list(data["totals"])
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        self.totals = [s["account"] for s in self.seats_of(view)[: self.sides.count]]
