@@ -177,6 +177,7 @@ class StrongPlayer:
     max_samples: int | None = None  # deals of the unseen tiles per move (None: time only)
     budget: int | None = None  # or playouts per move, shared among the candidate moves
     greedy: float = 0.7  # playout policy: heaviest tile this often, else any legal one
+    depth: int | None = None  # moves a playout plays before it scores the hands (None: all)
     others: float = 1.0  # how much the opponents' standings count against one's own
     fallback: HeuristicPlayer | None = None
     playouts: int = 0  # played out so far (for the benchmark's playouts per second)
@@ -188,7 +189,7 @@ class StrongPlayer:
         if only is not None:
             return only
         try:
-            search = Search(view.raw, self.greedy, self.others)
+            search = Search(view.raw, self.greedy, self.others, self.depth)
         except (ValueError, NotImplementedError):  # a view the search cannot rebuild
             return (self.fallback or HeuristicPlayer()).choose(view, rng)
         samples = self.max_samples

@@ -67,11 +67,18 @@ def weight(move: Move) -> int:
     return move.tile.pips + sum(p.tile.pips for p in move.also)
 
 
-def play_out(game: Game, rnd: Any, greedy: float) -> None:
+def play_out(game: Game, rnd: Any, greedy: float, depth: int | None = None) -> None:
     """Play `game`'s round to its end: each move uniform over the legal ones, or with
-    probability `greedy` the one that sheds the most pips."""
+    probability `greedy` the one that sheds the most pips. With a `depth`, after that many
+    moves a round still in play is ended as a block (`Game.end_as_block`): the hands left
+    are scored as they are."""
     current = game.round
     while game.status == "playing" and game.turn is not None and game.round == current:
+        if depth is not None:
+            if depth <= 0:
+                game.end_as_block()
+                return
+            depth -= 1
         moves = list(game.legal_moves())
         if greedy and rnd() < greedy:
             move = max(moves, key=weight)
@@ -83,7 +90,13 @@ def play_out(game: Game, rnd: Any, greedy: float) -> None:
 class Search:
     """Determinised Monte Carlo search for the seat whose view it is given."""
 
-    def __init__(self, view: Mapping[str, Any], greedy: float = 0.7, others: float = 1.0) -> None:
+    def __init__(
+        self,
+        view: Mapping[str, Any],
+        greedy: float = 0.7,
+        others: float = 1.0,
+        depth: int | None = None,
+    ) -> None:
         self.knowledge = Knowledge(view)
         game = self.knowledge.game
         self.seat = self.knowledge.seat
@@ -91,9 +104,10 @@ class Search:
             raise ValueError("it is not this seat's turn")
         self.moves = list(game.legal_moves())  # in the order of the view's `legal`
         self.greedy = greedy
+        self.depth = depth
         self.outlook = Outlook(game, self.seat, others)
         self.fast: list[FastMove] | None = None
-        if supports(type(game)):
+        if supports(type(game)) and depth is None:
             ids = game.ts.ids
             self.fast = [(ids[m.tile], SIDE_OF_END[m.end]) for m in self.moves]
         self.totals = [0.0] * len(self.moves)
@@ -116,7 +130,7 @@ class Search:
         for i, move in enumerate(self.moves):
             game = dealt.copy()
             game.play(self.seat, move)
-            play_out(game, rnd, self.greedy)
+            play_out(game, rnd, self.greedy, self.depth)
             totals[i] += worth(game)
 
     def best(self) -> int:

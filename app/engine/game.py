@@ -708,6 +708,14 @@ class Game(ABC):
         self.result = result
         return [{"type": "game_end", "round": self.round, "result": result}]
 
+    def end_as_block(self) -> list[Event]:
+        """End the round in play now as if nobody could move (a block, "fish", by the last
+        placer), scored by the variant's own rules: how a search that cuts a playout short
+        values the position where it stopped. Never part of a game that is being played."""
+        if self.status != "playing" or self.turn is None or self.last_placer is None:
+            raise IllegalMove("no round with a placement in it is being played")
+        return self._end_round("fish", self.last_placer)
+
     def timeout(self, seat: int, reason: str = "timeout") -> list[Event]:
         """End the game because `seat` timed out or resigned (RULES 1.10).
 
