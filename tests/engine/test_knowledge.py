@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from app.engine import VARIANTS, Game, new_game
+from app.engine import VARIANTS, Game, IllegalMove, new_game
 from app.engine.knowledge import Knowledge
 
 CASES = [
@@ -89,3 +89,27 @@ def test_a_view_without_a_seat_or_a_turn_is_refused() -> None:
     game = new_game("goat", 4, {}, seed("refused"))
     with pytest.raises(ValueError):
         Knowledge(game.view(None))
+
+
+def test_a_view_whose_tiles_do_not_add_up_is_refused() -> None:
+    game = new_game("goat", 4, {}, seed("counts"))
+    view = game.view(game.turn)
+    with pytest.raises(ValueError, match="add up"):
+        Knowledge({**view, "bazaar": view["bazaar"] + 1})
+    with pytest.raises(ValueError, match="legal"):
+        Knowledge({**view, "legal": []})
+
+
+def test_a_round_ended_as_a_block_is_scored_by_the_variants_own_rules() -> None:
+    game = new_game("classic", 2, {}, seed("block"))
+    with pytest.raises(IllegalMove):
+        game.end_as_block()  # nothing placed yet
+    rng = random.Random(4)
+    for _ in range(3):
+        game.play(game.turn, rng.choice(list(game.legal_moves())))  # type: ignore[arg-type]
+    hands = [game.hand_points(h) for h in game.hands]
+    placer, current = game.last_placer, game.round
+    events = game.end_as_block()
+    end = next(e for e in events if e["type"] == "round_end")["end"]
+    assert (end["kind"], end["by"], end["points"]) == ("fish", placer, hands)
+    assert game.round == current + 1  # credited, and the next round dealt (the seed's)
