@@ -1,13 +1,14 @@
 """What one seat knows of a game, rebuilt from its view alone, and deals of what it does not.
 
 A search for a seat (the strong computer player) must not see the other hands or the
-bazaar. `Knowledge` is made from nothing but that seat's `view` (PROTOCOL §2): the layout
-from `view.chain` (`Layout.load_view`), the standings and the variant's public state from
-the rest (`Game.load_view`), the seat's own hand, and how many tiles each other hand and the
-bazaar hold. It is a real `Game` of the variant in that position, with every hidden tile
-left out. `deal()` gives a copy with the tiles the seat cannot see dealt at random to the
-other hands and the bazaar, each hand getting as many as it holds (determinisation): the
-search plays on such copies with the engine's own `legal_moves()` and `play()`.
+bazaar. `Knowledge` is made of nothing but that seat's `view` (PROTOCOL §2): the layout
+out of `view.chain` (`Layout.load_view`), the standings and the variant's public state
+out of the rest (`Game.load_view`), the seat's own hand, and how many tiles each other
+hand and the bazaar hold. It is a real `Game` of the variant in that position, with
+every hidden tile left out. `deal()` gives a copy with the tiles the seat cannot see
+dealt at random to the other hands and the bazaar, each hand getting as many as it holds
+(determinisation): the search plays on such copies with the engine's own
+`legal_moves()` and `play()`.
 
 The seat's own legal moves in the rebuilt game are those of its view (the constructor
 checks it), so a search never plays a move the server would refuse.
