@@ -14,13 +14,14 @@ observation (their mean edge), so the luck of the deal cancels within it; the fi
 the mean edge over the deals with its 95 % interval (normal, from the deals' spread), and
 the strong side's share of the points, (1 + edge) / 2.
 
-The strong player searches a fixed number of playouts per move (--budget, shared among
-its legal moves, at least one deal of the unseen tiles each), never a time: its strength
-does not depend on how busy the machine is. Goat has a budget of its own (100: at 24 a
-move it is even with the heuristic), and so has Mexican Train (8: its games are 13 long
-rounds of a double-twelve set), with playouts cut after 10 moves and the hands then
-scored as a block. General is played against a clock that moves 3 minutes a
-round (a game of 30 minutes is 10 rounds unless a team leads by 3 Generals first).
+The strong player searches a fixed number of playouts per move (shared among its legal
+moves, at least one deal of the unseen tiles each), never a time: its strength does not
+depend on how busy the machine is. The number is --budget unless the variant's `Setup`
+names its own: the whole run must fit a shared machine, so the variants whose games are
+long get fewer (Mexican Train, 13 rounds of a double-twelve set, also cuts its playouts
+after a few moves and scores the hands as a block), and Goat, whose heuristic is good,
+more. General is played against a clock that moves 3 minutes a round (a game of 30
+minutes is 10 rounds unless a team leads by 3 Generals first).
 """
 
 from __future__ import annotations
@@ -66,12 +67,12 @@ SETUPS: dict[str, Setup] = {
     "classic": Setup(2),
     "fives": Setup(2),
     "telephone": Setup(2),
-    # 13 rounds of up to 91 tiles: playouts of 10 moves, 8 a move, keep it within the run.
-    "mexican_train": Setup(2, budget=8, depth=10),
-    "sea_goat": Setup(2),
-    "sport_goat": Setup(4, {"rounds": 8}, (0, 2)),
-    "general": Setup(4, {"minutes": 30}, (0, 2), minutes_per_round=3),
-    "donkey": Setup(2),
+    # 13 rounds of up to 91 tiles: short playouts, few a move, keep it within the run.
+    "mexican_train": Setup(2, budget=4, depth=8),
+    "sea_goat": Setup(2, budget=12),
+    "sport_goat": Setup(4, {"rounds": 8}, (0, 2), budget=12),
+    "general": Setup(4, {"minutes": 30}, (0, 2), budget=12, minutes_per_round=3),
+    "donkey": Setup(2, budget=12),
 }
 
 
