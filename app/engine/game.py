@@ -708,6 +708,16 @@ class Game(ABC):
         self.result = result
         return [{"type": "game_end", "round": self.round, "result": result}]
 
+    def score_round(self, kind: str, by: int) -> None:
+        """Credit the round in play as ended this way and end the game if that ends it, as
+        `play` would, without the events and the record of the round's end: how a search
+        scores a round it played out on the bit-mask core (app/engine/playout.py)."""
+        self.settle_round(kind, by, self.round_points(kind, by))
+        self.turn = None
+        result = self.game_over()
+        if result is not None:
+            self._finish(result)
+
     def end_as_block(self) -> list[Event]:
         """End the round in play now as if nobody could move (a block, "fish", by the last
         placer), scored by the variant's own rules: how a search that cuts a playout short

@@ -377,13 +377,13 @@ class Round:
     # ------------------------------------------------------------------ the end
     def finish(self, game: Game) -> None:
         """End `game`'s round as this one ended (this round must be over and have been
-        taken from `game`'s position): the hands and bazaar as they are now, then the round's
-        end, its settlement and any game end, as `Game.play` would have made them."""
+        taken from `game`'s position): the hands and bazaar as they are now, then the
+        round's settlement and any game end by the game's own rules (`Game.score_round`)."""
         assert self.kind is not None
         game.hands = list(self.hands)
         game.bazaar = self.bazaar[::-1]
         game.last_placer = self.by
-        game._end_round(self.kind, self.by)
+        game.score_round(self.kind, self.by)
 
     def points(self) -> list[int]:
         """Each hand's points by the variant's rule (0-0's special values included)."""
