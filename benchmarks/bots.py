@@ -136,8 +136,8 @@ def run_variant(variant: str, deals: int, budget: int) -> dict[str, Any]:
             pair.append(edge(result, strong_seats, setup.players))
         edges.append(statistics.fmean(pair))
         if (d + 1) % max(1, deals // 5) == 0:
-            print(f"  {variant} {d + 1}/{deals} deals, {time.perf_counter() - t0:.0f}s",
-                  flush=True)
+            print(f"  {variant} {d + 1}/{deals} deals, {time.perf_counter() - t0:.0f}s, "
+                  f"edge so far {statistics.fmean(edges):+.3f}", flush=True)
     mean = statistics.fmean(edges)
     half = Z * statistics.stdev(edges) / math.sqrt(len(edges)) if len(edges) > 1 else math.inf
     return {
