@@ -116,6 +116,12 @@ def play_game(
     return game.result
 
 
+def interval(edges: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95 % interval."""
+    mean = statistics.fmean(edges)
+    return mean, Z * statistics.stdev(edges) / math.sqrt(len(edges)) if len(edges) > 1 else math.inf
+
+
 def run_variant(variant: str, deals: int, budget: int) -> dict[str, Any]:
     setup = SETUPS[variant]
     budget = setup.budget or budget
@@ -136,11 +142,12 @@ def run_variant(variant: str, deals: int, budget: int) -> dict[str, Any]:
             result = play_game(variant, setup, seed, seats, rng)
             pair.append(edge(result, strong_seats, setup.players))
         edges.append(statistics.fmean(pair))
-        if (d + 1) % max(1, deals // 5) == 0:
+        if (d + 1) % max(1, deals // 10) == 0:
+            mean, half = interval(edges)
             print(f"  {variant} {d + 1}/{deals} deals, {time.perf_counter() - t0:.0f}s, "
-                  f"edge so far {statistics.fmean(edges):+.3f}", flush=True)
-    mean = statistics.fmean(edges)
-    half = Z * statistics.stdev(edges) / math.sqrt(len(edges)) if len(edges) > 1 else math.inf
+                  f"edge so far {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]",
+                  flush=True)
+    mean, half = interval(edges)
     return {
         "variant": variant,
         "games": 2 * deals,
