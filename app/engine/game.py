@@ -47,7 +47,11 @@ Turn policy hooks (defaults: the draw game of RULES §1.3):
 Scoring (required): `hand_points()`, `settle_round()`, `final_scores()`, `game_over()`,
   `standings_view()`, `standings_record()`; optional `round_points()`,
   `timeout_result()`, `extra_view()`, `state_extra()`/`load_extra()` (variant state in
-  `to_dict`).
+  `to_dict`), `wins_by()` (when an option turns `wins` round).
+Search: `load_view()` takes the standings and the variant's public state back from a
+  seat's view (app/engine/knowledge.py rebuilds positions for the strong computer player
+  with it); `playout_core` names the rules by which app/engine/playout.py's bit-mask core
+  plays the variant's rounds, if it does.
 Time: a variant whose rules read the time (General) reads `self.clock` (the server's
   clock, handed in by `start_game`/`game_from_dict`; None in searches and tests) and
   writes what it read into the round, so that `recall_round()` can give it back when a
