@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     # timeout, in seconds) for a free one instead of failing.
     redis_pool_size: int = 64
     redis_pool_timeout: float = 10.0
+    # A Redis command not answered within this many seconds fails, and the store counts as
+    # away (an outage: moves are answered `unavailable`, the turn clocks wait for it),
+    # whether Redis refuses connections or keeps them open and silent.
+    redis_timeout_seconds: float = 2.0
     # The cost of a password hash (argon2id): passes, memory in KiB, lanes.
     password_time_cost: int = 3
     password_memory_kib: int = 65536

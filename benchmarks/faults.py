@@ -15,14 +15,22 @@ reconnects to whichever process is up and says hello again. The faults:
 - `redis_lost`: Redis loses everything (a flush: no persistence) mid-game;
 - `postgres_down`: PostgreSQL stopped for 15 s while games end, and every player's
   connection dropped 3 s into it (all reconnect and sign in again while it is away);
-- `kill9`: one of the two processes killed with SIGKILL mid-game.
+- `kill9`: one of the two processes killed with SIGKILL mid-game;
+- `redis_frozen`: Redis stopped with SIGSTOP for 10 s mid-game (its connections stay open
+  and silent), at tables of 5 s turns: the freeze is longer than a turn;
+- `restore_race`: a Redis without persistence that loses everything three times, 6 s
+  apart; the lost tables are put back by the processes serving them, both at once (their
+  periodic look for lost tables is slowed down to leave it to them), so every table is a
+  race between them.
 
 For each it prints the games played, the moves acknowledged to their movers, the
 acknowledged moves missing from the stored records (lost) or found twice (doubled), the
 games that never reached a stored result (lost), and the unfair timeouts: every timeout,
-since a bot always moves as soon as it is shown its turn. Games restored from a snapshot
-(`redis_lost`) replay the round that was being played, so there the moves acknowledged in
-it are counted apart ("rolled back"), as the README says that fault costs.
+since a bot always moves as soon as it is shown its turn, and the `table.removed`
+messages the bots were sent (a bot told so stops, as a browser showing "gone" would).
+Games restored from a snapshot (`redis_lost`, `restore_race`) replay the round that was
+being played, so there the moves acknowledged in it are counted apart ("rolled back"), as
+the README says that fault costs.
 """
 
 from __future__ import annotations
@@ -53,8 +61,13 @@ sys.path.insert(0, str(REPO))
 from tests.faults.stores import PrivatePostgres, PrivateRedis  # noqa: E402
 from tests.servers import LOAD_LIMITS, Server, run_server  # noqa: E402
 
-FAULTS = ("redis_restart", "redis_away", "redis_lost", "postgres_down", "kill9")
+FAULTS = ("redis_restart", "redis_away", "redis_lost", "postgres_down", "kill9",
+          "redis_frozen", "restore_race")
 TURN_SECONDS = 15
+# Faults that are run at tables of their own turn length.
+FAULT_TURN_SECONDS = {"redis_frozen": 5}
+# Faults after which the games go on from their snapshots.
+RESTORED = ("redis_lost", "restore_race")
 
 
 @dataclass
@@ -68,6 +81,7 @@ class Tally:
     timeouts: int = 0
     unavailable: int = 0
     reconnects: int = 0
+    removed: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -152,6 +166,7 @@ class Bot:
                                          "id": "sub"})
                 continue
             if kind == "table.removed":
+                self.tally.removed += 1
                 self.removed = True
                 return
             if kind == "table.heartbeat":
@@ -187,7 +202,7 @@ class Bot:
 
 
 async def new_game(http: httpx.AsyncClient, servers: Servers, tally: Tally, index: int,
-                   rng: random.Random) -> list[Bot]:
+                   rng: random.Random, turn_seconds: int = TURN_SECONDS) -> list[Bot]:
     tokens = []
     for _ in range(4):
         r = await http.post("/api/auth/register", json={
@@ -197,16 +212,26 @@ async def new_game(http: httpx.AsyncClient, servers: Servers, tally: Tally, inde
         http.cookies.clear()
     auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
     r = await http.post("/api/tables", headers=auth[0], json={
-        "variant": "goat", "seats": 4, "options": {}, "turn_seconds": TURN_SECONDS,
+        "variant": "goat", "seats": 4, "options": {}, "turn_seconds": turn_seconds,
         "rated": True, "round_pause_seconds": 0})
     r.raise_for_status()
     table_id = r.json()["id"]
-    for seat in range(1, 4):
+    # The last seat is taken (and the game started) once the bots watch the table.
+    for seat in range(1, 3):
         r = await http.post(f"/api/tables/{table_id}/join", headers=auth[seat],
                             json={"seat": seat})
         r.raise_for_status()
     return [Bot(servers, 4 * index + s, tokens[s], table_id, s, tally,
                 random.Random(rng.random())) for s in range(4)]
+
+
+async def start_game(http: httpx.AsyncClient, bots: list[Bot]) -> None:
+    """The last seat joins: the game starts, with every bot shown the table already."""
+    while not all(bot.seq for bot in bots):
+        await asyncio.sleep(0.1)
+    r = await http.post(f"/api/tables/{bots[3].table_id}/join",
+                        headers={"Authorization": f"Bearer {bots[3].token}"}, json={"seat": 3})
+    r.raise_for_status()
 
 
 async def stored(servers: Servers, game_id: str, wait: float) -> dict[str, Any] | None:
@@ -221,9 +246,13 @@ async def stored(servers: Servers, game_id: str, wait: float) -> dict[str, Any] 
     return None
 
 
-def check(bots: list[Bot], record: dict[str, Any] | None, tally: Tally, fault: str) -> None:
-    """Count the acknowledged moves of one game missing from its record or found twice."""
-    tally.timeouts += max(b.timeouts for b in bots)
+def check(bots: list[Bot], final: dict[str, Any], record: dict[str, Any] | None,
+          tally: Tally, fault: str) -> None:
+    """Count the acknowledged moves of one game missing from its record or found twice,
+    and its timeouts (a bot that read the table again was shown none of its events: the
+    result says so too)."""
+    ended_on_time = (final["view"].get("result") or {}).get("reason") == "timeout"
+    tally.timeouts += max(int(ended_on_time), *(b.timeouts for b in bots))
     if record is None:
         tally.lost_games += 1
         tally.notes.append(f"table {bots[0].table_id}: no stored result")
@@ -236,7 +265,7 @@ def check(bots: list[Bot], record: dict[str, Any] | None, tally: Tally, fault: s
                 if m.get("seat") == bot.seat and m.get("tile") == tile)
             tally.acked += 1
             if found == 0:
-                if fault == "redis_lost":
+                if fault in RESTORED:
                     tally.rolled_back += 1
                 else:
                     tally.lost_moves += 1
@@ -270,13 +299,26 @@ async def inject(fault: str, redis: PrivateRedis, postgres: PrivatePostgres,
         postgres.start()
     elif fault == "kill9":
         os.kill(servers.all[0].process.pid, signal.SIGKILL)
+    elif fault == "redis_frozen":
+        redis.freeze()
+        try:
+            await asyncio.sleep(10)
+        finally:
+            redis.thaw()
+    elif fault == "restore_race":
+        for flush in range(3):
+            if flush:
+                await asyncio.sleep(6)
+            await asyncio.create_subprocess_exec(
+                "redis-cli", "-p", str(redis.port), "flushall",
+                stdout=asyncio.subprocess.DEVNULL)
     tally.notes.append(f"{fault} injected")
 
 
 async def run_fault(fault: str, games: int, seed: int) -> Tally:
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
-        redis = PrivateRedis(Path(tmp))
+        redis = PrivateRedis(Path(tmp), persistent=fault != "restore_race")
         redis.start()
         stack.callback(redis.kill)
         postgres = PrivatePostgres()
@@ -291,17 +333,21 @@ async def run_fault(fault: str, games: int, seed: int) -> Tally:
             "DOMINO_REDIS_URL": redis.url,
             "DOMINO_REDIS_PREFIX": "faults",
             "DOMINO_HEARTBEAT_SECONDS": "2",
-            "DOMINO_RECOVER_SECONDS": "2",
+            "DOMINO_RECOVER_SECONDS": "60" if fault == "restore_race" else "2",
             **LOAD_LIMITS,
         }
         processes = [stack.enter_context(run_server(env, log_dir=Path(tmp))) for _ in range(2)]
         servers = Servers(processes)
         rng = random.Random(seed)
         async with httpx.AsyncClient(base_url=processes[1].url, timeout=30) as http:
-            tables = [await new_game(http, servers, tally, i, rng) for i in range(games)]
-        deadline = time.monotonic() + 300
+            turn = FAULT_TURN_SECONDS.get(fault, TURN_SECONDS)
+            tables = [await new_game(http, servers, tally, i, rng, turn) for i in range(games)]
+            deadline = time.monotonic() + 300
+            playing = asyncio.gather(*(bot.run(deadline) for bots in tables for bot in bots))
+            for bots in tables:
+                await start_game(http, bots)
         injector = asyncio.create_task(inject(fault, redis, postgres, servers, tally))
-        await asyncio.gather(*(bot.run(deadline) for bots in tables for bot in bots))
+        await playing
         await injector
         for bots in tables:
             tally.games += 1
@@ -317,7 +363,7 @@ async def run_fault(fault: str, games: int, seed: int) -> Tally:
                                    f"{final['view'].get('result')} game {final['view']['game_id']}")
                 for server in processes:
                     tally.notes.append(server.output()[-3000:])
-            check(bots, record, tally, fault)
+            check(bots, final, record, tally, fault)
     return tally
 
 
@@ -329,18 +375,19 @@ def main() -> int:
     args = parser.parse_args()
     print(f"machine: {os.getloadavg()[0]:.2f} load (1 min), {os.cpu_count()} cores")
     print("| fault | games | acknowledged moves | lost | doubled | rolled back | games lost "
-          "| unfair timeouts | `unavailable` replies | reconnects |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| unfair timeouts | `unavailable` replies | reconnects | `table.removed` |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     failed = False
     for fault in args.faults.split(","):
         started = time.monotonic()
         tally = asyncio.run(run_fault(fault, args.games, args.seed))
         print(f"| {fault} | {tally.games} | {tally.acked} | {tally.lost_moves} | "
               f"{tally.doubled} | {tally.rolled_back} | {tally.lost_games} | {tally.timeouts} "
-              f"| {tally.unavailable} | {tally.reconnects} |", flush=True)
+              f"| {tally.unavailable} | {tally.reconnects} | {tally.removed} |", flush=True)
         print(f"  ({time.monotonic() - started:.0f} s; {'; '.join(tally.notes[:8])})",
               file=sys.stderr, flush=True)
-        failed |= bool(tally.lost_moves or tally.doubled or tally.lost_games or tally.timeouts)
+        failed |= bool(tally.lost_moves or tally.doubled or tally.lost_games or tally.timeouts
+                       or tally.removed)
     return 1 if failed else 0
 
 

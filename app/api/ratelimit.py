@@ -73,7 +73,8 @@ async def settle(live: LiveTables, charge: Charge, channel: str) -> Verdict:
         verdict = await live.limiter.settle(charge)
     except (RedisError, OSError) as error:
         metrics.count_error(error)
-        log.warning("rate limits skipped: the live store is unavailable: %r", error)
+        if live.store.outage_since is None:  # else said once, as the outage
+            log.warning("rate limits skipped: the live store is unavailable: %r", error)
         charge.verdict = Verdict(True, 0)
         return charge.verdict
     if not verdict.allowed:

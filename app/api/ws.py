@@ -39,6 +39,7 @@ from app.api.protocol import (
 )
 from app.api.ratelimit import SocketLimits, client_address
 from app.live.ratelimit import Charge, Refused
+from app.live.store import outage
 from app.services import lobby, play
 from app.services.accounts import PlayerRef
 from app.services.feed import Snapshot
@@ -197,6 +198,7 @@ class Connection:
             self.rate_limited(refused.retry_ms, _frame_id(text))
             return True
         charge = self.limits.charge(self.player_id, _is_chat(text))
+        started = now_ms()
         message, msg_id, problem = _read(text)
         if not isinstance(message, Play) and not await self.within(charge, msg_id):
             return True
@@ -215,10 +217,12 @@ class Connection:
         except (RedisError, SQLAlchemyError, OSError) as error:
             # Our stores did not answer: nothing changed, and the client may try again.
             metrics.count_error(error)
-            log.warning("socket %s: a store is unavailable: %s: %s", self.conn_id,
-                        type(error).__name__, error)
-            if isinstance(error, RedisError) and self.live.store.outage_since is None:
-                self.live.store.outage_since = now_ms()
+            if isinstance(error, RedisError) and outage(error):
+                # Said once in the log for the whole outage, not once a message.
+                self.live.store.note_outage(started, error)
+            else:
+                log.warning("socket %s: a store is unavailable: %s: %s", self.conn_id,
+                            type(error).__name__, error)
             self.error("unavailable", "the server cannot reach its data right now; try again",
                        msg_id, retry_ms=RETRY_MS)
         except Exception:
@@ -294,7 +298,7 @@ class Connection:
                 msg_id,
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
-                    message.seq, None if known is None else known.versioned,
+                    message.seq, None if known is None else known.table,
                     None if known is None else known.take_game(), message.fields, charge,
                 ),
             )
@@ -386,8 +390,7 @@ class Connection:
             if change.finished:
                 self.live.finisher.kick(table_id)
             # The other sockets of this table here see it now, from the state just written.
-            snapshot = self.live.feed.deliver(table_id, change.version, change.state, change.game,
-                                              change.log_json)
+            snapshot = self.live.feed.deliver(change.table, change.game)
             self.send_state(snapshot, msg_id)
         finally:
             self.release(table_id)

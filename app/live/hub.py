@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app import metrics
 from app.live.store import LiveStore, change_head
@@ -83,6 +84,10 @@ class Hub:
                 raise
         try:
             await asyncio.wait_for(asyncio.shield(waiter), SUBSCRIBE_TIMEOUT_SECONDS)
+        except TimeoutError:
+            self._forget(channel, waiter)
+            # A silent store, as any command of it would find (an outage, not a bug).
+            raise RedisTimeoutError("the live store did not confirm a subscription") from None
         except BaseException:
             self._forget(channel, waiter)
             raise

@@ -47,6 +47,12 @@ class Keys:
         return f"{self.prefix}:resumed"
 
     @property
+    def outage(self) -> str:
+        """String "began:ended" (epoch ms): the store's last outage, until the clocks were
+        restarted after it."""
+        return f"{self.prefix}:outage"
+
+    @property
     def unwritten(self) -> str:
         """Set of tables whose game finished but is not yet written to the database."""
         return f"{self.prefix}:unwritten"

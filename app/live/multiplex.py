@@ -10,8 +10,9 @@ answers one connection's commands in the order it got them).
 Nothing else changes for the caller: a reply that is an error (NOSCRIPT, a script error)
 is raised to its own caller and the connection goes on; a lost connection fails every
 command in flight with redis-py's ConnectionError and the next command connects again;
-a Redis that stops answering for `timeout` seconds fails them with TimeoutError. Each
-command is retried like the pool's (the live store's writes recognise their own retry).
+a Redis that stops answering for `timeout` seconds fails them with TimeoutError. A
+command that meets a lost connection is retried like the pool's (the live store's writes
+recognise their own retry), within its `timeout`; one that was not answered is not.
 """
 
 from __future__ import annotations
@@ -64,7 +65,22 @@ class Multiplexed:
         return await self.execute("EVALSHA", sha, numkeys, *keys_and_args)
 
     async def execute(self, *args: Any) -> Any:
-        return await self._retry.call_with_retry(lambda: self._once(args), _ignore)
+        """The command's reply. A dropped connection is retried on a new one; an answer
+        that has not come within `timeout` seconds of sending, retries included, fails
+        the command with TimeoutError (the command may still be carried out, as any whose
+        reply was lost: the live store's writes recognise their own)."""
+        used: list[_Link] = []
+        try:
+            async with asyncio.timeout(self._timeout):
+                return await self._retry.call_with_retry(lambda: self._once(args, used),
+                                                         _ignore)
+        except TimeoutError:
+            error = RedisTimeoutError("the live store did not answer in time")
+            if used and used[-1] is self._link:
+                # Unanswered for the whole timeout: the link is dropped now, as the watchdog
+                # would a moment later, so no command sent after this one waits on it.
+                self._drop(used[-1], error)
+            raise error from None
 
     # redis-py's name, so a caller may take either; the reply is as Redis sent it (no
     # response callback), the same as redis-py's for scripts and integer replies.
@@ -81,8 +97,9 @@ class Multiplexed:
             self._drop(link, RedisConnectionError("the live store's client is closed"))
             await stop_task(reader)
 
-    async def _once(self, args: tuple[Any, ...]) -> Any:
+    async def _once(self, args: tuple[Any, ...], used: list[_Link]) -> Any:
         link = self._link or await self._connect()
+        used.append(link)
         packed = hiredis.pack_command(args)  # in C; redis-py's own packing is Python
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         link.waiting.append((reply, time.monotonic()))
@@ -131,7 +148,9 @@ class Multiplexed:
             await asyncio.wait_for(connection.connect(), self._timeout)
         except TimeoutError:
             await _disconnect(connection)
-            raise RedisTimeoutError("the live store did not answer in time") from None
+            # Retryable: a caller that joined this attempt late still has time of its own.
+            raise RedisConnectionError("the live store did not accept a connection in time"
+                                       ) from None
         link = self._link = _Link(connection)
         link.reader = asyncio.create_task(self._read(link), name="redis-multiplexed")
         return link

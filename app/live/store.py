@@ -21,9 +21,10 @@ the very same code, in one process.
 from __future__ import annotations
 
 import itertools
+import logging
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -38,6 +39,8 @@ from app.live.keys import Keys
 from app.live.multiplex import Multiplexed
 from app.live.ratelimit import TAKE_FUNCTION, Charge, Refused, Verdict
 from app.live.scripts import run_script
+
+log = logging.getLogger(__name__)
 
 # KEYS: the table, the lobby index, the deadlines, the unwritten set, the retire set, the
 # table's round archive, the snapshot-due set, the table's listeners, then the buckets of
@@ -143,10 +146,19 @@ return due
 
 # After an outage of the store: the first process back that saw it begin after the last
 # resumption claims this one (ARGV: when its outage began, now); the others see it done.
+# The outage is kept as "began:ended" (KEYS[2]), widened by a process that saw it begin
+# earlier: a turn whose deadline fell within it does not time out (see `Outage`).
 _RESUME = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
-if last >= tonumber(ARGV[1]) then return 0 end
+if last >= tonumber(ARGV[1]) then
+  local began, ended = string.match(redis.call('GET', KEYS[2]) or '', '^(%d+):(%d+)$')
+  if began and tonumber(ARGV[1]) < tonumber(began) then
+    redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ended)
+  end
+  return 0
+end
 redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[1] .. ':' .. ARGV[2])
 return 1
 """
 
@@ -225,14 +237,24 @@ def change_head(announcement: str) -> tuple[int, str] | None:
 
 @dataclass(frozen=True)
 class Versioned:
-    """A table's state as read, with the version a compare-and-set must name.
-
-    `log_json`: each entry of the state's event log as JSON, in order, when the process
-    that made the state kept them (None: a state read from the store)."""
+    """A table's JSON state as read, with the version a compare-and-set must name."""
 
     version: int
     state: dict[str, Any]
-    log_json: tuple[bytes, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outage:
+    """The store's last outage (epoch ms): from when a process saw it begin to when the
+    clocks were restarted after it."""
+
+    began: int
+    ended: int
+
+    def covers(self, deadline_ms: int) -> bool:
+        """Whether a turn that ran out at `deadline_ms` ran out while the store was away:
+        it was not the player's to lose."""
+        return self.began <= deadline_ms <= self.ended
 
 
 def _versioned(row: list[Any]) -> Versioned | None:
@@ -271,24 +293,37 @@ class _Pool(aioredis.BlockingConnectionPool):
         return await super().get_connection()
 
 
-# How long a command may wait for Redis's answer before Redis counts as away.
-_TIMEOUT = 5.0
+# How long a command may wait for Redis's answer before Redis counts as away (the default
+# of DOMINO_REDIS_TIMEOUT_SECONDS).
+TIMEOUT_SECONDS = 2.0
 
 
 def _retry() -> Retry:
-    """A command that meets a dropped connection is tried again, on a fresh one."""
-    return Retry(ExponentialBackoff(cap=1.0, base=0.05), 5)
+    """A command that meets a dropped connection is tried again, on a fresh one (a few
+    times, quickly: a restarted Redis is back at once). One that Redis did not answer in
+    time is not: the time is spent, and Redis counts as away."""
+    return Retry(ExponentialBackoff(cap=0.5, base=0.05), 5,
+                 supported_errors=(RedisConnectionError,))
+
+
+def outage(error: BaseException) -> bool:
+    """Whether `error` says the store cannot be reached or did not answer in time (rather
+    than that it refused this one command)."""
+    return isinstance(error, (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError))
 
 
 def connect(
-    redis_url: str, *, pool_size: int = 64, pool_timeout: float = 10.0
+    redis_url: str, *, pool_size: int = 64, pool_timeout: float = 10.0,
+    timeout: float = TIMEOUT_SECONDS,
 ) -> aioredis.Redis:
     """A Redis client for `redis_url`, or the in-process fakeredis when it is empty.
 
     At most `pool_size` connections; a command that finds them all busy waits up to
     `pool_timeout` seconds for one. Connections are health-checked after a quiet spell
     and a command that meets a dropped connection is retried on a fresh one, so the
-    first request after a Redis restart succeeds.
+    first request after a Redis restart succeeds. A command Redis does not answer within
+    `timeout` seconds fails with TimeoutError, not retried: a silent Redis (a stopped
+    process, a partition, a long fork) is an outage like a refused connection.
     """
     if redis_url:
         pool = _Pool.from_url(
@@ -298,10 +333,10 @@ def connect(
             decode_responses=True,
             health_check_interval=5,
             # A Redis that stops answering is an outage too, not a wait without end.
-            socket_timeout=_TIMEOUT,
-            socket_connect_timeout=2.0,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
             retry=_retry(),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+            retry_on_error=[RedisConnectionError],
         )
         return aioredis.Redis(connection_pool=pool)
     import fakeredis
@@ -310,8 +345,34 @@ def connect(
                                                           decode_responses=True))
 
 
-# Called with (table_id, version, state, game, log_json) after each write this process made.
-LocalChange = Callable[[str, int, dict[str, Any], Any, tuple[bytes, ...] | None], object]
+# Called by the writer (the services' table and its game) after each write this process made.
+LocalChange = Callable[[Any, Any], object]
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One compare-and-set write of a table (see `LiveStore.write`).
+
+    `data`: the new state's JSON; `expected`: the version the writer read (0: a new table);
+    `created_ms`: when the table was made (its place in the lobby index); `deadline_ms`:
+    when the clock must look at the table next (None: never); `finished`: the game just
+    ended (its result is queued for the database writer) and `retire_at_ms` when it leaves
+    the lobby; `listed`: False keeps a table out of the lobby's index; `lobby_entry`: the
+    table as the lobby shows it, when that changed; `archive`: rounds that just became
+    history; `snapshot`: the table is due a copy in the database (see `due_snapshots`).
+    """
+
+    table_id: str
+    expected: int
+    data: bytes
+    created_ms: int
+    deadline_ms: int | None = None
+    finished: bool = False
+    retire_at_ms: int | None = None
+    listed: bool = True
+    lobby_entry: dict[str, Any] | None = None
+    archive: Sequence[dict[str, Any]] = ()
+    snapshot: bool = False
 
 
 class LiveStore:
@@ -326,6 +387,7 @@ class LiveStore:
         # When this process found Redis unreachable, until the clocks have been restarted
         # after it came back (None: no outage). No turn times out meanwhile.
         self.outage_since: int | None = None
+        self._outage_over_at = 0
         self._write = client.register_script(_WRITE)
         self._delete = client.register_script(_DELETE)
         self._claim = client.register_script(_CLAIM)
@@ -338,9 +400,28 @@ class LiveStore:
         # The move path's writes share one connection (see app.live.multiplex); the
         # in-process store has no connections to share.
         pool = client.connection_pool
+        self.timeout = float(pool.connection_kwargs.get("socket_timeout") or TIMEOUT_SECONDS)
         self._lane: Multiplexed | None = (
-            Multiplexed(pool, timeout=_TIMEOUT, retry=_retry()) if isinstance(pool, _Pool)
+            Multiplexed(pool, timeout=self.timeout, retry=_retry()) if isinstance(pool, _Pool)
             else None)
+
+    def note_outage(self, since_ms: int, error: BaseException) -> None:
+        """The store could not be reached, or did not answer, for a command sent at
+        `since_ms`: until the clocks are restarted (app.services.clock) no turn times out
+        and moves are answered `unavailable`. Said once in the log, when it begins."""
+        if since_ms < self._outage_over_at:
+            return  # a command of an outage that is over: the store has answered since
+        if self.outage_since is not None:
+            self.outage_since = min(self.outage_since, since_ms)
+            return
+        self.outage_since = since_ms
+        log.warning("live store unreachable (%s: %s); moves wait and turn clocks stop",
+                    type(error).__name__, error)
+
+    def outage_over(self, now_ms: int) -> None:
+        """The store answers again and the clocks have been restarted after the outage."""
+        self.outage_since = None
+        self._outage_over_at = now_ms
 
     @property
     def runner(self) -> aioredis.Redis | Multiplexed:
@@ -429,37 +510,21 @@ class LiveStore:
         rounds = await self.redis.lrange(self.keys.rounds(table_id), start, stop)
         return [orjson.loads(x) for x in rounds]
 
-    async def write(
-        self,
-        table_id: str,
-        expected: int,
-        state: dict[str, Any],
-        *,
-        deadline_ms: int | None,
-        created_ms: int,
-        finished: bool = False,
-        retire_at_ms: int | None = None,
-        listed: bool = True,
-        lobby_entry: dict[str, Any] | None = None,
-        archive: list[dict[str, Any]] = (),  # type: ignore[assignment]
-        snapshot: bool = False,
-        charge: Charge | None = None,
-        serialised: dict[str, bytes] | None = None,
-    ) -> int | None:
-        """Store `state` if the table is still at version `expected` (0: does not exist).
+    async def write(self, write: Write, charge: Charge | None = None) -> int | None:
+        """Store `write.data` if the table is still at version `write.expected` (0: does not
+        exist).
 
         Returns the new version, or None when someone else changed the table first.
-        Announces the change with the state on the table's channel, and `lobby_entry`
-        (the table as the lobby shows it, when that changed) on the lobby's. `archive`:
-        rounds to append to the table's round archive in the same step. `snapshot`: the
-        table is due a copy in the database (see `due_snapshots`). `charge`: the rate
-        limits of the request that makes this change, taken in the same step, only if the
-        table is at `expected` (a refused one raises `Refused` and writes nothing).
-        `serialised`: fields of `state` given as their JSON already (stored as given).
+        Announces the change with the state on the table's channel, and the lobby entry
+        (when it changed) on the lobby's; appends the rounds of `write.archive` to the
+        table's round archive in the same step (see `Write`). `charge`: the rate limits of
+        the request that makes this change, taken in the same step, only if the table is at
+        `expected` (a refused one raises `Refused` and writes nothing).
         """
         charged = charge is not None and charge.verdict is None and bool(charge.keys)
         bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
         k = self.keys
+        table_id = write.table_id
         result = await run_script(
             self._write, self.runner,
             [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
@@ -467,22 +532,21 @@ class LiveStore:
             [
                 len(bucket_keys),
                 *bucket_args,
-                expected,
-                dumps(state if not serialised else
-                      {**state, **{k: orjson.Fragment(v) for k, v in serialised.items()}}),
+                write.expected,
+                write.data,
                 table_id,
-                "" if deadline_ms is None else deadline_ms,
-                created_ms,
-                "1" if finished else "0",
-                "" if retire_at_ms is None else retire_at_ms,
+                "" if write.deadline_ms is None else write.deadline_ms,
+                write.created_ms,
+                "1" if write.finished else "0",
+                "" if write.retire_at_ms is None else write.retire_at_ms,
                 k.table_channel(table_id),
                 k.lobby_channel,
-                "1" if listed else "0",
-                "" if lobby_entry is None else dumps(lobby_entry),
+                "1" if write.listed else "0",
+                "" if write.lobby_entry is None else dumps(write.lobby_entry),
                 f"{self.writer_prefix}{next(self._writes)}",
-                "1" if snapshot else "0",
+                "1" if write.snapshot else "0",
                 self.writer_prefix,
-                *(dumps(rd) for rd in archive),
+                *(dumps(rd) for rd in write.archive),
             ],
         )
         result = int(result)
@@ -511,13 +575,15 @@ class LiveStore:
         self,
         table_id: str,
         version: int,
-        state: dict[str, Any],
+        data: bytes,
         rounds: list[dict[str, Any]],
         *,
+        created_ms: int,
         deadline_ms: int | None,
         lobby_entry: dict[str, Any] | None,
     ) -> bool:
-        """Put back a table this store lost, at `version`; False if the table exists (then
+        """Put back a table this store lost (`data`: its JSON state, made at `created_ms`), at
+        `version`; False if the table exists (then
         nothing changes: another process restored it first, or it was never lost)."""
         k = self.keys
         done = await self._restore(
@@ -525,10 +591,10 @@ class LiveStore:
                   k.listeners(table_id)],
             args=[
                 version,
-                dumps(state),
+                data,
                 table_id,
                 "" if deadline_ms is None else deadline_ms,
-                state["created_at"],
+                created_ms,
                 "1" if lobby_entry is not None else "0",
                 k.table_channel(table_id),
                 k.lobby_channel,
@@ -583,7 +649,17 @@ class LiveStore:
     async def claim_resumption(self, down_since_ms: int, now_ms: int) -> bool:
         """Whether this process is the one to restart the clocks after an outage that began
         (as it saw it) at `down_since_ms`; exactly one process gets each outage."""
-        return bool(await self._resume(keys=[self.keys.resumed], args=[down_since_ms, now_ms]))
+        return bool(await self._resume(keys=[self.keys.resumed, self.keys.outage],
+                                       args=[down_since_ms, now_ms]))
+
+    async def last_outage(self) -> Outage | None:
+        """The store's last outage, from when a process saw it begin to when the clocks were
+        restarted after it (None: none since the store was new)."""
+        window = await self.command("GET", self.keys.outage)
+        if not window:
+            return None
+        began, ended = (int(x) for x in str(window).split(":"))
+        return Outage(began, ended)
 
     async def running_since(self, since_ms: int) -> list[str]:
         """Tables whose turn deadline is at or after `since_ms`."""

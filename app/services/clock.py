@@ -95,7 +95,7 @@ class Clock:
             try:
                 if self.store.outage_since is not None:
                     await self.resume(self.store.outage_since)
-                    self.store.outage_since = None
+                    self.store.outage_over(now_ms())
                 await self.expire_due()
                 await self.store.retire_due(now_ms())
                 now = time.monotonic()
@@ -114,9 +114,7 @@ class Clock:
                 raise
             except (RedisError, OSError) as error:
                 metrics.count_error(error)
-                if self.store.outage_since is None:
-                    self.store.outage_since = started
-                    log.warning("live store unreachable (%r); clocks wait for it", error)
+                self.store.note_outage(started, error)
             except Exception as error:
                 metrics.count_error(error)
                 log.exception("clock sweep failed; trying again")

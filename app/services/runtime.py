@@ -36,7 +36,8 @@ class LiveTables:
         self.process_id = secrets.token_hex(6)
         self.store = LiveStore(
             connect(settings.redis_url, pool_size=settings.redis_pool_size,
-                    pool_timeout=settings.redis_pool_timeout),
+                    pool_timeout=settings.redis_pool_timeout,
+                    timeout=settings.redis_timeout_seconds),
             settings.redis_prefix,
         )
         # Rate limits shared by every process, in the same Redis as the tables.

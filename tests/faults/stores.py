@@ -9,6 +9,7 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -21,11 +22,13 @@ from tests.servers import PG_ADMIN_DSN, free_port
 
 
 class PrivateRedis:
-    """A redis-server of our own with an append-only file, to kill and start again."""
+    """A redis-server of our own with an append-only file (`persistent`; else nothing is
+    kept), to kill, freeze and start again."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, persistent: bool = True) -> None:
         self.directory = directory
         self.port = free_port()
+        self.persistent = persistent
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -35,7 +38,8 @@ class PrivateRedis:
     def start(self) -> None:
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
+             "--dir", str(self.directory),
+             "--appendonly", "yes" if self.persistent else "no", "--appendfsync", "always",
              "--save", ""],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
@@ -47,8 +51,23 @@ class PrivateRedis:
 
     def kill(self) -> None:
         assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)  # a frozen one is killed too
         self.process.kill()
         self.process.wait()
+
+    def freeze(self) -> None:
+        """Stop the process (SIGSTOP): its connections stay open and nothing answers."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
+    def flush(self) -> None:
+        """Everything the store holds is lost at once."""
+        subprocess.run(["redis-cli", "-p", str(self.port), "flushall"], check=True,
+                       capture_output=True)
 
 
 def _pg_bin(name: str) -> str:

@@ -8,6 +8,7 @@ import asyncio
 import os
 import secrets
 import signal
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.multiplex import Multiplexed
 from app.live.scripts import run_script
-from app.live.store import connect
+from app.live.store import LiveStore, connect
 from tests.faults.stores import PrivateRedis
 
 # Returns its key's new count and the caller's tag, so a reply shows whose it is.
@@ -140,6 +141,35 @@ async def test_a_redis_that_stops_answering_fails_what_waits_and_recovers(
     finally:
         await shared.close()
         await redis.aclose()
+        private.kill()
+
+
+async def test_a_silent_redis_fails_the_stores_commands_within_its_timeout(
+    tmp_path: Path,
+) -> None:
+    """Redis stopped (SIGSTOP), its connections open: a command over the shared lane and one
+    over the pool each fail with TimeoutError once the store's timeout is spent, retries
+    and reconnects included, instead of waiting the freeze out."""
+    private = PrivateRedis(tmp_path)
+    private.start()
+    store = LiveStore(connect(private.url, timeout=1.0), f"bound_{secrets.token_hex(3)}")
+    try:
+        assert await store.command("PING") == "PONG"
+        assert await store.redis.ping()
+        private.freeze()
+        try:
+            for command in (lambda: store.command("INCR", "k"), lambda: store.redis.get("k"),
+                            lambda: store.command("GET", "k")):
+                started = time.monotonic()
+                with pytest.raises(RedisTimeoutError):
+                    await command()
+                assert time.monotonic() - started < 1.8
+        finally:
+            private.thaw()
+        assert await store.command("PING") == "PONG"
+        assert await store.redis.ping()
+    finally:
+        await store.close()
         private.kill()
 
 

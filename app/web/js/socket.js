@@ -23,6 +23,7 @@ class Socket {
     this.wanted = false;
     this.seqs = new Map(); // table_id -> the newest seq this tab has been shown
     this.pending = new Map(); // id -> {msg, tries, ws}: commands not answered yet
+    this.rechecks = new Map(); // id of a table.subscribe -> the table.removed it checks
     this.ids = 0;
   }
 
@@ -65,6 +66,13 @@ class Socket {
         if (msg.type === "error" && msg.code === "unavailable" && this.tryAgain(msg)) return;
         this.pending.delete(msg.id);
       }
+      if (msg.type === "table.removed" && this.recheck(msg)) return;
+      if (msg.id !== undefined && this.rechecks.has(msg.id)) {
+        const removed = this.rechecks.get(msg.id);
+        this.rechecks.delete(msg.id);
+        // Not there after all: now the table is shown as gone. There: its state goes on.
+        if (msg.type === "error") msg = removed;
+      }
       if (msg.type === "welcome") this.me = msg.player;
       if (msg.type === "table.state") this.seqs.set(msg.table_id, msg.seq);
       if (msg.type === "table.heartbeat") this.catchUp(msg.tables || {});
@@ -75,6 +83,7 @@ class Socket {
       clearInterval(this.pingTimer);
       this.me = null;
       this.pending.clear();
+      this.rechecks.clear();
       this.emit("connection", { type: "connection", connected: false });
       if (ev.code === 4401) {
         // The session was signed out (here or elsewhere): carry on as a spectator.
@@ -94,6 +103,19 @@ class Socket {
     for (const [tableId, seq] of Object.entries(tables)) {
       if ((this.seqs.get(tableId) ?? -1) < seq) this.send({ type: "table.subscribe", table_id: tableId });
     }
+  }
+
+  /**
+   * A table announced as gone is asked for once more before anyone is told: a game the
+   * server has just put back from its copy is shown instead. Returns true while it is
+   * being asked (the answer decides); a reply to this tab's own command is believed.
+   */
+  recheck(removed) {
+    if (removed.id !== undefined || !this.connected) return false;
+    const id = `r${++this.ids}`;
+    this.rechecks.set(id, removed);
+    this.transmit(this.ws, { type: "table.subscribe", table_id: removed.table_id, id });
+    return true;
   }
 
   /** Send `msg` on `ws`, with an id if it is a command the server answers. */
@@ -136,6 +158,7 @@ class Socket {
     this.ws = null;
     this.me = null;
     this.pending.clear();
+    this.rechecks.clear();
     if (old) old.close(1000);
   }
 
