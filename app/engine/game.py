@@ -798,6 +798,8 @@ class Game(ABC):
         return {
             "variant": self.variant,
             "options": dict(self.options),
+            # the edition of the rule book the game plays by (how a block or a fish is judged)
+            "rules": self.rules,
             "status": self.status,
             "turn": self.turn,
             "round": self.round,

@@ -2,10 +2,11 @@
 
 A search for a seat (the strong computer player) must not see the other hands or the
 bazaar. `Knowledge` is made of nothing but that seat's `view` (PROTOCOL §2): the layout
-out of `view.chain` (`Layout.load_view`), the standings and the variant's public state
-out of the rest (`Game.load_view`), the seat's own hand, and how many tiles each other
-hand and the bazaar hold. It is a real `Game` of the variant in that position, with
-every hidden tile left out. `deal()` gives a copy with the tiles the seat cannot see
+out of `view.chain` (`Layout.load_view`), the edition of the rules the game plays by
+(`view.rules`), the standings and the variant's public state out of the rest
+(`Game.load_view`), the seat's own hand, and how many tiles each other hand and the
+bazaar hold. It is a real `Game` of the variant in that position, with every hidden tile
+left out. `deal()` gives a copy with the tiles the seat cannot see
 dealt at random to the other hands and the bazaar, each hand getting as many as it holds
 (determinisation): the search plays on such copies with the engine's own
 `legal_moves()` and `play()`.
@@ -36,6 +37,7 @@ class Knowledge:
         seats = Game.seats_of(view)
         players = len(seats)
         game = variant_class(view["variant"])(players, dict(view["options"]), None)
+        game.rules = view["rules"]  # the edition the live game plays by (its blocks, fishes)
         game.round = view["round"]
         game.turn = view["turn"]
         # The rounds before are over; the search plays only on in this one.
