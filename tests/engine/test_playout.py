@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine import VARIANTS, Game, new_game
+from app.engine.goat_family import GoatFamily
 from app.engine.knowledge import Knowledge
 from app.engine.playout import (
     LEAD,
@@ -206,6 +207,10 @@ def test_the_core_covers_exactly_the_variants_whose_class_names_its_rules() -> N
     assert covered == {name for name, cls in VARIANTS.items() if "playout_core" in vars(cls)}
     assert {"goat", "classic"} <= covered
     assert not supports(VARIANTS["donkey"])  # Goat's subclass plays on a cross: not covered
+    # Goat's family shares the deal, leads and fish, not the core: only Goat names it.
+    assert "playout_core" not in vars(GoatFamily)
+    family = {name for name, cls in VARIANTS.items() if issubclass(cls, GoatFamily)}
+    assert covered & family == {"goat"}
     assert covered == {variant for variant, _, _ in CASES}  # every covered one is tested here
 
 
