@@ -8,24 +8,28 @@ by any server process after a crash: all it knows is in the view.
 - `heuristic`: sheds heavy tiles early, keeps a spread of numbers and moves for its next
   turn, counts what has been played to block the others, and steers toward or away from a
   fish by the table's fish rule.
-- `strong`: determinised Monte Carlo search (information-set sampling): deals the tiles it
-  cannot see at random many times, plays every candidate move out to the end of the round
-  on the simulation core, and keeps the move that leaves it best placed by the variant's
-  own scoring; within a time budget per move. On variants the simulation core does not
-  play yet it falls back to the heuristic.
+- `strong`: determinised Monte Carlo search (information-set sampling) in every variant:
+  it rebuilds the position from its view alone (`Knowledge`), deals the tiles it cannot
+  see at random many times, plays every candidate move out to the end of the round with
+  the engine's own `Game.copy()`, `legal_moves()` and `play()`, and keeps the move that
+  leaves it best placed by the variant's own scoring. Where the bit-mask core plays the
+  variant (app/engine/playout.py) the playouts run on it instead, the game settling the
+  round. Its budget per move is a number of deals (or playouts), capped by a time.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
+from app.bots.search import Search
 from app.bots.view import LegalMove, SeatView
 from app.engine import Game
-from app.engine.playout import LINE_RULES, Outlook, Sampler, supports
+from app.engine.playout import Sampler, supports
 
 STRENGTHS = ("random", "heuristic", "strong")
 
@@ -154,7 +158,7 @@ class HeuristicPlayer:
         others = [
             per_tile * n for s, n in enumerate(view.tiles_held) if s != view.seat
         ]
-        if not LINE_RULES[view.variant].lower_wins(view.variant):  # lowest hand takes the block
+        if sampler.game.wins_by() != "lower":  # lowest hand takes the block
             return self.fish if mine < min(others) else -self.fish
         if view.options.get("fish_rule") == "one":  # the highest hand pays for everyone
             return self.fish if mine < max(others) else -2 * self.fish
@@ -169,9 +173,11 @@ class StrongPlayer:
     """Determinised Monte Carlo search over the unseen tiles (see the module docstring)."""
 
     strength: ClassVar[str] = "strong"
-    seconds: float = 0.5  # thinking time per move
+    seconds: float | None = 0.5  # thinking time per move (None: the budget alone)
     max_samples: int | None = None  # deals of the unseen tiles per move (None: time only)
+    budget: int | None = None  # or playouts per move, shared among the candidate moves
     greedy: float = 0.7  # playout policy: heaviest tile this often, else any legal one
+    depth: int | None = None  # moves a playout plays before it scores the hands (None: all)
     others: float = 1.0  # how much the opponents' standings count against one's own
     fallback: HeuristicPlayer | None = None
     playouts: int = 0  # played out so far (for the benchmark's playouts per second)
@@ -182,31 +188,25 @@ class StrongPlayer:
         only = _only_move(view)
         if only is not None:
             return only
-        sampler = sampler_of(view)
-        if sampler is None:
+        try:
+            search = Search(view.raw, self.greedy, self.others, self.depth)
+        except (ValueError, NotImplementedError):  # a view the search cannot rebuild
             return (self.fallback or HeuristicPlayer()).choose(view, rng)
-        outlook = Outlook(sampler, view.standings, view.carry, self.others)
-        moves = [sampler.move(m.tile, m.end) for m in view.legal]
-        totals = [0.0] * len(moves)
-        rnd = rng.random
+        samples = self.max_samples
+        if self.budget is not None:
+            samples = max(1, math.ceil(self.budget / len(view.legal)))
         start, start_cpu = time.perf_counter(), time.process_time()
-        deadline = start + self.seconds
-        samples = 0
-        while self.max_samples is None or samples < self.max_samples:
-            base = sampler.sample(rng)
-            for i, (tile, side) in enumerate(moves):
-                r = base.copy()
-                r.apply(tile, side)
-                r.rollout(rnd, self.greedy)
-                totals[i] += outlook.worth(r)
-            samples += 1
-            if time.perf_counter() >= deadline:
+        deadline = None if self.seconds is None else start + self.seconds
+        done = 0
+        while samples is None or done < samples:
+            search.sample(rng)
+            done += 1
+            if deadline is not None and time.perf_counter() >= deadline:
                 break
-        self.playouts += samples * len(moves)
+        self.playouts += done * len(view.legal)
         self.thinking += time.perf_counter() - start
         self.thinking_cpu += time.process_time() - start_cpu
-        best = max(range(len(moves)), key=lambda i: totals[i])
-        return view.legal[best]
+        return view.legal[search.best()]
 
 
 def play_to_end(game: Game, players: Sequence[Player], rng: random.Random) -> None:

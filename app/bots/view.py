@@ -11,7 +11,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine.playout import Standing
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat's standing as its view shows it (PROTOCOL `view.seats[]`)."""
+
+    account: int
+    opened: bool
+    remembered: int
+    team: int | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,8 @@ class SeatView:
     tiles_held: tuple[int, ...]
     standings: tuple[Standing, ...]
     carry: int
+    # The whole view as it came: what the strong player rebuilds the position from.
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, view: Mapping[str, Any]) -> SeatView:
@@ -75,6 +85,7 @@ class SeatView:
                 for entry in seats
             ),
             carry=int(view.get("carry", 0)),
+            raw=view,
         )
 
     def line_ends(self) -> tuple[int, int] | None:

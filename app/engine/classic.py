@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
@@ -14,6 +15,7 @@ from app.engine.scoring import classic_hand_points, classic_round_credits
 class Classic(Game):
     variant: ClassVar[str] = "classic"
     title: ClassVar[str] = "Classic"
+    playout_core: ClassVar[str | None] = "draw"
     options_spec: ClassVar[dict[str, Option]] = {
         "target": target_option(100, 150, 200)
     }
@@ -73,3 +75,6 @@ class Classic(Game):
 
     def load_extra(self, data: dict[str, Any]) -> None:
         self.totals = list(data["scores"])
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        self.totals = [s["account"] for s in self.seats_of(view)]

@@ -32,7 +32,7 @@ Choices where RULES §8 is silent:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
@@ -136,6 +136,13 @@ class Donkey(Goat):
         ends = iter(self.board.open.values())
         v = next(ends)
         return self.board.on_table[v] == self.max_pip and all(n == v for n in ends)
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        super().load_view(view)
+        # The layout rebuilt the closed doubles from the chain; the view lists them in the
+        # order they were laid, which is the order their owner's moves are listed in.
+        closed = self.board.closed
+        self.board.closed = {c["end"]: closed[c["end"]] for c in view["closed"]}
 
     # -- views -------------------------------------------------------------------------
     def extra_view(self) -> dict[str, Any]:

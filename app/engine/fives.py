@@ -17,6 +17,7 @@ Choices where RULES §4 is silent:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.game import Event, Game, Move, Result, Standings
@@ -192,3 +193,6 @@ class Fives(Game):
         self.totals = list(data["totals"])
         self.play_points = list(data["play_points"])
         self.next_lead = data["next_lead"]
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        self.totals = [s["account"] for s in self.seats_of(view)[: self.sides.count]]

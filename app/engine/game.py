@@ -47,7 +47,11 @@ Turn policy hooks (defaults: the draw game of RULES §1.3):
 Scoring (required): `hand_points()`, `settle_round()`, `final_scores()`, `game_over()`,
   `standings_view()`, `standings_record()`; optional `round_points()`,
   `timeout_result()`, `extra_view()`, `state_extra()`/`load_extra()` (variant state in
-  `to_dict`).
+  `to_dict`), `wins_by()` (when an option turns `wins` round).
+Search: `load_view()` takes the standings and the variant's public state back from a
+  seat's view (app/engine/knowledge.py rebuilds positions for the strong computer player
+  with it); `playout_core` names the rules by which app/engine/playout.py's bit-mask core
+  plays the variant's rounds, if it does.
 Time: a variant whose rules read the time (General) reads `self.clock` (the server's
   clock, handed in by `start_game`/`game_from_dict`; None in searches and tests) and
   writes what it read into the round, so that `recall_round()` can give it back when a
@@ -193,6 +197,11 @@ class Game(ABC):
     losers_called: ClassVar[str | None] = None
     loser_word: ClassVar[str | None] = None  # GET /api/variants' `loser`: "goat", "donkey"
     history_keys: ClassVar[tuple[str, ...]] = ("scores",)
+    # The rules by which the bit-mask core (app/engine/playout.py) plays this variant's
+    # rounds exactly, if it does: "draw" (RULES 1.3's draw game on a line, ended by going
+    # out or a block) or "goat_fish" (the same with Goat's fish, RULES 1.4). Only the class
+    # that says so is covered, not its subclasses; None: searches play on the engine.
+    playout_core: ClassVar[str | None] = None
 
     ts: ClassVar[TileSet]
     _tables: ClassVar[dict[str | None, tuple[Move, ...]]]
@@ -437,6 +446,23 @@ class Game(ABC):
 
     def extra_view(self) -> dict[str, Any]:
         return {}
+
+    def wins_by(self) -> str:
+        """"higher" or "lower": which standings win this game (`wins`, unless an option
+        turns it round)."""
+        return self.wins
+
+    @staticmethod
+    def seats_of(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+        """`view.seats` in seat order."""
+        return sorted(view["seats"], key=lambda entry: entry["seat"])
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        """Take the standings and the variant's own public state from a seat's `view`: the
+        inverse of `standings_view` and `extra_view`, as far as they decide the play, so
+        that a search can rebuild a position from what one seat sees (app/engine/knowledge.py).
+        The layout is loaded before this is called."""
+        raise NotImplementedError(f"{self.variant} cannot be rebuilt from a view")
 
     def state_extra(self) -> dict[str, Any]:
         return {}
@@ -704,6 +730,24 @@ class Game(ABC):
         self.result = result
         return [{"type": "game_end", "round": self.round, "result": result}]
 
+    def score_round(self, kind: str, by: int) -> None:
+        """Credit the round in play as ended this way and end the game if that ends it, as
+        `play` would, without the events and the record of the round's end: how a search
+        scores a round it played out on the bit-mask core (app/engine/playout.py)."""
+        self.settle_round(kind, by, self.round_points(kind, by))
+        self.turn = None
+        result = self.game_over()
+        if result is not None:
+            self._finish(result)
+
+    def end_as_block(self) -> list[Event]:
+        """End the round in play now as if nobody could move (a block, "fish", by the last
+        placer), scored by the variant's own rules: how a search that cuts a playout short
+        values the position where it stopped. Never part of a game that is being played."""
+        if self.status != "playing" or self.turn is None or self.last_placer is None:
+            raise IllegalMove("no round with a placement in it is being played")
+        return self._end_round("fish", self.last_placer)
+
     def timeout(self, seat: int, reason: str = "timeout") -> list[Event]:
         """End the game because `seat` timed out or resigned (RULES 1.10).
 
@@ -754,6 +798,8 @@ class Game(ABC):
         return {
             "variant": self.variant,
             "options": dict(self.options),
+            # the edition of the rule book the game plays by (how a block or a fish is judged)
+            "rules": self.rules,
             "status": self.status,
             "turn": self.turn,
             "round": self.round,

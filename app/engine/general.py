@@ -166,3 +166,7 @@ class General(GoatFamily):
         self.generals = list(data["generals"])
         self.started_ms = data["started_ms"]
         self.ended_ms = data[ENDED_MS]
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        self.generals = [s["account"] for s in self.seats_of(view)[: self.sides.count]]
+        self.ended_ms = view[ENDED_MS]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.game import Result, Standings
@@ -17,6 +18,7 @@ class Goat(GoatFamily):
 
     variant: ClassVar[str] = "goat"
     title: ClassVar[str] = "Goat"
+    playout_core: ClassVar[str | None] = "goat_fish"
     options_spec: ClassVar[dict[str, Option]] = {
         "fish_rule": Option("all", ("all", "one"), "Fish", ("Fish for all", "Fish to one")),
         "teams": TEAMS,
@@ -95,3 +97,8 @@ class Goat(GoatFamily):
     def load_extra(self, data: dict[str, Any]) -> None:
         self.standings = [Standing(a, o, r) for a, o, r in data["standings"]]
         self.carry = data["carry"]
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        seats = self.seats_of(view)[: self.sides.count]  # seats 0 and 1 name the teams
+        self.standings = [Standing(s["account"], s["opened"], s["remembered"]) for s in seats]
+        self.carry = view["carry"]

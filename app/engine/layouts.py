@@ -131,6 +131,16 @@ class Layout(ABC):
     def load(self, data: dict[str, Any]) -> None:
         """Restore `to_dict()`'s output into this fresh layout."""
 
+    def load_view(self, chain: list[ViewEntry]) -> None:
+        """Restore this fresh layout from its `view()` (a seat's `view.chain`): what a search
+        rebuilds a position from. Anything the view keeps from the layout (which tile was
+        the lead, the trains' markers) is not needed to play on."""
+        self.load(self.data_of_view(chain))
+
+    @abstractmethod
+    def data_of_view(self, chain: list[ViewEntry]) -> dict[str, Any]:
+        """`view()`'s entries in the shape of `to_dict()`."""
+
     def copy(self) -> Self:
         """An independent copy (placing on it leaves this one alone)."""
         clone = object.__new__(type(self))
@@ -220,6 +230,9 @@ class Line(Layout):
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "line": self._names(self.line)}
+
+    def data_of_view(self, chain: list[ViewEntry]) -> dict[str, Any]:
+        return {"kind": self.kind, "line": [[e["tile"], e[LEFT], e[RIGHT]] for e in chain]}
 
     def load(self, data: dict[str, Any]) -> None:
         # The arms need not be split where the lead was: the right arm may hold it all.
@@ -311,6 +324,15 @@ class Spinner(Line):
             UP: self._names(self.up_arm),
             DOWN: self._names(self.down_arm),
         }
+
+    def data_of_view(self, chain: list[ViewEntry]) -> dict[str, Any]:
+        line = [e for e in chain if e.get("arm") is None]
+        spinner = next((e["tile"] for e in line if e.get("spinner")), None)
+        arms = {
+            end: [[e["tile"], e["inner"], e["outer"]] for e in chain if e.get("arm") == end]
+            for end in (UP, DOWN)
+        }
+        return {**super().data_of_view(line), "spinner": spinner, **arms}
 
     def load(self, data: dict[str, Any]) -> None:
         super().load(data)
@@ -405,6 +427,28 @@ class Cross(Spinner):
             "closed": [[self.ts.names[c.tid], c.owner, c.end] for c in self.closed.values()],
         }
 
+    def data_of_view(self, chain: list[ViewEntry]) -> dict[str, Any]:
+        """A face-down double shows no face, but it is no secret to anyone who watched it
+        laid: it is the double of the number its neighbour shows it (an end is matched)."""
+        chain = [dict(e) for e in chain]
+        line = [e for e in chain if e.get("arm") is None]
+        closed: list[list[Any]] = []
+        for i, e in enumerate(line):
+            if e.get("closed"):
+                before = line[i - 1][RIGHT] if i else None
+                n = before if before is not None else line[i + 1][LEFT]
+                e.update(tile=f"{n}-{n}", left=n, right=n)
+                closed.append([e["tile"], e["owner"], e["end"]])
+        centre = next((e[LEFT] for e in line if e.get("spinner")), None)
+        for end in (UP, DOWN):
+            shown = centre
+            for e in (e for e in chain if e.get("arm") == end):
+                if e.get("closed"):
+                    e.update(tile=f"{shown}-{shown}", inner=shown, outer=shown)
+                    closed.append([e["tile"], e["owner"], e["end"]])
+                shown = e["outer"]
+        return {**super().data_of_view(chain), "closed": closed}
+
     def load(self, data: dict[str, Any]) -> None:
         super().load(data)
         for name, owner, end in data.get("closed", []):
@@ -473,6 +517,13 @@ class Trains(Layout):
             "trains": {end: self._names(arm) for end, arm in self.trains.items()},
             "markers": sorted(self.markers),
         }
+
+    def data_of_view(self, chain: list[ViewEntry]) -> dict[str, Any]:
+        trains: dict[str, list[list[Any]]] = {}
+        for e in chain[1:]:  # the engine double first
+            trains.setdefault(e["arm"], []).append([e["tile"], e["inner"], e["outer"]])
+        engine = chain[0]["tile"] if chain else None
+        return {"kind": self.kind, "engine": engine, "trains": trains, "markers": []}
 
     def load(self, data: dict[str, Any]) -> None:
         if data["engine"] is not None:

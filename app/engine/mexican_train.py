@@ -36,6 +36,7 @@ each pass: the pot empty and no seat able to place a tile at that moment.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
@@ -249,6 +250,7 @@ class MexicanTrain(Game):
             "engine": None if engine is None else self.ts.names[engine],
             "markers": sorted(self.board.markers),
             "open_double": self.open_double,
+            "had_turn": list(self.had_turn),
             "rounds_total": ROUNDS,
             "wins": "higher" if self.plus else "lower",
         }
@@ -264,3 +266,12 @@ class MexicanTrain(Game):
         self.totals = list(data["totals"])
         self.had_turn = list(data["had_turn"])
         self.open_double = data["open_double"]
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        self.totals = [s["account"] for s in self.seats_of(view)]
+        self.had_turn = list(view["had_turn"])
+        self.open_double = view["open_double"]
+        self.board.markers = set(view["markers"])
+
+    def wins_by(self) -> str:
+        return "higher" if self.plus else "lower"

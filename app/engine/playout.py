@@ -1,13 +1,16 @@
-"""The simulation core of the line games (Goat, Classic): one round on bit masks, for search.
+"""The simulation core: one round of a line game on bit masks, an accelerator for search.
 
 `Game` is the authority for everything a player sees: it validates, names tiles, writes
-events and records. Search and benchmarks need none of that; they need millions of
-placements. A `Round` holds only what decides the play: each hand as a bit mask of tile
-ids, the bazaar (the next draw last), the two open ends and the tiles on the table (one
-more mask: Goat's fish is one AND and a bit count). `copy()` is two small lists;
-`apply()` places a tile and then draws and knocks exactly as `Game.play` does; `rollout()`
-plays the round to its end in one tight loop. The same seeded games played through both
-paths give the same positions (tests/engine/test_playout.py).
+events and records, and searches play on it (`Game.copy()`, `legal_moves()`, `play()`).
+For the variants whose class names its rules in `playout_core` (the draw game on a line:
+Goat, Classic) this core plays the same rounds faster. A `Round` holds only what decides
+the play: each hand as a bit mask of tile ids, the bazaar (the next draw last), the two
+open ends and the tiles on the table (one more mask: Goat's fish is one AND and a bit
+count). `copy()` is two small lists; `apply()` places a tile and then draws and knocks
+exactly as `Game.play` does; `rollout()` plays the round to its end in one tight loop;
+`finish()` hands the round's end back to the game, which settles it by its own rules.
+The same games played through both paths, move by move, give the same positions and
+the same legal moves (tests/engine/test_playout.py).
 
 Moves are `(tile id, side)` pairs: side 0 is the left end, 1 the right, -1 a lead.
 """
@@ -32,53 +35,38 @@ CHUNK_MASK = (1 << CHUNK) - 1
 
 
 @dataclass(frozen=True)
-class Standing:
-    """One seat's standing as its view shows it (PROTOCOL `view.seats[]`)."""
-
-    account: int
-    opened: bool
-    remembered: int
-    team: int | None = None
-
-
-def _load_goat(game: Any, standings: Sequence[Standing], carry: int) -> None:
-    sides = len(game.standings)  # one per seat, or one per team (seats 0 and 1 name them)
-    game.load_extra(
-        {
-            "standings": [[s.account, s.opened, s.remembered] for s in standings[:sides]],
-            "carry": carry,
-        }
-    )
-
-
-def _load_scores(game: Any, standings: Sequence[Standing], carry: int) -> None:
-    game.load_extra({"scores": [s.account for s in standings]})
-
-
-@dataclass(frozen=True)
 class LineRules:
     """What a variant's round does differently, as far as the play of the tiles goes."""
 
     # Goat (RULES 1.4): both ends show v and all non-doubles with v are down: a fish at once.
     closed_number_fish: bool
-    # Puts the standings a view shows into a scratch game of the variant.
-    load_standings: Callable[[Any, Sequence[Standing], int], None]
-
-    def lower_wins(self, variant: str) -> bool:
-        """Whoever has less wins (Goat: the account counts against you), or more."""
-        return VARIANTS[variant].wins == "lower"
 
 
-# The variants whose rounds this core plays (a line of play; draw until you can place,
-# knock when the bazaar is out); the others are searched through `Game`.
-LINE_RULES: dict[str, LineRules] = {
-    "goat": LineRules(closed_number_fish=True, load_standings=_load_goat),
-    "classic": LineRules(closed_number_fish=False, load_standings=_load_scores),
+# The rules a variant class may name in its `playout_core` (app/engine/game.py).
+CORE_RULES: dict[str, LineRules] = {
+    "draw": LineRules(closed_number_fish=False),
+    "goat_fish": LineRules(closed_number_fish=True),
 }
 
 
-def supports(variant: str) -> bool:
-    return variant in LINE_RULES
+def core_rules(variant: str | type[Game]) -> LineRules | None:
+    """The core's rules for a variant (its class or its name), if the class itself names
+    them; a subclass that does not say so again changes the rules and is not covered."""
+    cls = VARIANTS.get(variant) if isinstance(variant, str) else variant
+    name = None if cls is None else vars(cls).get("playout_core")
+    return None if name is None else CORE_RULES[name]
+
+
+def supports(variant: str | type[Game]) -> bool:
+    """Whether the core plays this variant's rounds (the others are searched on `Game`)."""
+    return core_rules(variant) is not None
+
+
+def _rules(game: Game) -> LineRules:
+    rules = core_rules(type(game))
+    if rules is None:
+        raise ValueError(f"the simulation core does not play {game.variant}")
+    return rules
 
 
 class _Tables:
@@ -187,7 +175,7 @@ class Round:
             raise ValueError("the game is not waiting for a placement")
         r = cls(
             tables(game.max_pip),
-            LINE_RULES[game.variant],
+            _rules(game),
             list(game.hands),
             game.bazaar[::-1],
             game.turn,
@@ -387,6 +375,16 @@ class Round:
         )
 
     # ------------------------------------------------------------------ the end
+    def finish(self, game: Game) -> None:
+        """End `game`'s round as this one ended (this round must be over and have been
+        taken from `game`'s position): the hands and bazaar as they are now, then the
+        round's settlement and any game end by the game's own rules (`Game.score_round`)."""
+        assert self.kind is not None
+        game.hands = list(self.hands)
+        game.bazaar = self.bazaar[::-1]
+        game.last_placer = self.by
+        game.score_round(self.kind, self.by)
+
     def points(self) -> list[int]:
         """Each hand's points by the variant's rule (0-0's special values included)."""
         special = self.hand_points
@@ -407,7 +405,7 @@ class Dealer:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.t = tables(game.max_pip)
-        self.rules = LINE_RULES[game.variant]
+        self.rules = _rules(game)
         size = game.hand_size()
         self.cuts = [(s * size, (s + 1) * size) for s in range(game.players)]
         self.rest = game.players * size
@@ -480,7 +478,7 @@ class Sampler:
         self.special = special = special_points(self.game)
         setattr(self.game, "hand_points", lambda h: special(h) if h & 1 else t.pips(h))  # noqa: B010
         ts = t.ts
-        self.rules = LINE_RULES[variant]
+        self.rules = _rules(self.game)
         self.seat = seat
         self.mine = ts.mask(ts.id_of(x) for x in hand)
         line = [ts.id_of(x) for x in on_table]
@@ -512,56 +510,3 @@ class Sampler:
 
     def move(self, tile: str, end: str | None) -> FastMove:
         return self.t.ts.id_of(tile), SIDE_OF_END[end]
-
-
-class Outlook:
-    """What the end of a simulated round is worth to one seat, by the variant's own scoring.
-
-    The standings the seat's view shows are credited with the round's points exactly as
-    the game would (RULES 1.5-1.8 for Goat, with the fish rule and the carry; 2 for
-    Classic). The worth is the seat's standing relative to its opponents' (remembered
-    points count half: they are owed, not yet paid), plus a large term for ending the
-    game as a loser or a winner.
-    """
-
-    GAME_END = 60.0
-
-    def __init__(
-        self,
-        sampler: Sampler,
-        standings: Sequence[Standing],
-        carry: int,
-        others: float = 1.0,
-    ) -> None:
-        self.others_weight = others
-        self.game = sampler.game
-        self.rules = sampler.rules
-        self.seat = sampler.seat
-        self.standings = list(standings)
-        self.carry = carry
-        me = standings[self.seat].team
-        players = len(standings)
-        self.opponents = [
-            s for s in range(players) if s != self.seat and (me is None or standings[s].team != me)
-        ]
-        self.sign = -1.0 if self.rules.lower_wins(sampler.game.variant) else 1.0
-
-    def worth(self, r: Round) -> float:
-        """The seat's worth after round `r` (which must be over)."""
-        game = self.game
-        assert r.kind is not None
-        self.rules.load_standings(game, self.standings, self.carry)
-        game.hands = r.hands
-        game.settle_round(r.kind, r.by, game.round_points(r.kind, r.by))
-
-        def value(seat: int) -> float:
-            s = game.standings_view(seat)
-            return (s["account"] if s["opened"] else 0) + 0.5 * s["remembered"]
-
-        mine = value(self.seat)
-        others = sum(value(s) for s in self.opponents) / max(1, len(self.opponents))
-        worth = self.sign * (mine - self.others_weight * others)
-        result = game.game_over()
-        if result is not None:
-            worth += self.GAME_END if self.seat in result["winners"] else -self.GAME_END
-        return worth

@@ -36,7 +36,7 @@ fish's winner (on a tie, to whoever placed the last tile).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any, ClassVar
 
@@ -207,3 +207,6 @@ class SeaGoat(GoatFamily):
         self.totals = list(data["totals"])
         self.next_lead = data["next_lead"]
         self.won_by = data["won_by"]
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        self.totals = [s["account"] for s in self.seats_of(view)[: self.sides.count]]

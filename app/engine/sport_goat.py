@@ -22,6 +22,7 @@ when nobody could place, and gave a fish to the team with fewer points by the sp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.game import FIRST_RULES, RULES, Result, Standings
@@ -102,3 +103,6 @@ class SportGoat(GoatFamily):
 
     def load_extra(self, data: dict[str, Any]) -> None:
         self.totals = list(data["totals"])
+
+    def load_view(self, view: Mapping[str, Any]) -> None:
+        self.totals = [s["account"] for s in self.seats_of(view)[: self.sides.count]]

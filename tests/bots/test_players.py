@@ -39,10 +39,14 @@ GAMES = [
     ("goat", 4, {"teams": True}),
     ("goat", 2, {}),
     ("classic", 3, {}),
-    # spinner layouts: the simulation core does not play them, the strong bot falls back
+    # the variants the bit-mask core does not play: the strong bot searches on the engine
     ("fives", 3, {}),
     ("telephone", 2, {}),
     ("donkey", 3, {}),  # closed doubles: bots send the extra move fields back as offered
+    ("sea_goat", 2, {}),  # two doubles in one turn: moves with `also`
+    ("sport_goat", 4, {}),
+    ("general", 4, {}),
+    ("mexican_train", 3, {}),
 ]
 
 

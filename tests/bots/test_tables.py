@@ -176,3 +176,39 @@ async def test_bots_take_over_and_finish_across_a_sigkill(
             assert record["players"] == ["Bot 1 (heuristic)", "Bot 2 (strong)"]
             assert record["result"] == result
             await spectator.close()
+
+
+def bot_plays(player: Player, table_id: str, seat: int) -> int:
+    """How many placements by `seat` this socket has been told of."""
+    return sum(
+        1
+        for m in player.frames
+        if m.get("type") == "table.state" and m.get("table_id") == table_id
+        for e in m["events"]
+        if e["type"] == "play" and e.get("seat") == seat
+    )
+
+
+@pytest.mark.parametrize("variant", ["donkey", "mexican_train"])
+async def test_a_strong_bot_plays_the_variants_the_core_does_not(
+    bot_pair: tuple[Server, Server], variant: str
+) -> None:
+    """The strong bot searches every variant: at a live table of a variant the bit-mask
+    core does not play (a cross with closed doubles, trains) it moves through the server's
+    move path like anyone, and none of its moves is refused."""
+    first, second = bot_pair
+    async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
+        person = await register(http)
+        table = await create_table(http, person, seats=2, variant=variant, rated=False)
+        table_id = table["id"]
+        me = await Player(second.ws_url, person).connect()
+        await me.request({"type": "table.subscribe", "table_id": table_id})
+        assert (await add_bot(http, table_id, person, "strong", seat=1)).status_code == 200
+        final = await autoplay(
+            me, table_id, random.Random(9), timeout=180,
+            stop=lambda _: bot_plays(me, table_id, 1) >= 6,
+        )
+    assert final["errors"] == []
+    assert bot_plays(me, table_id, 1) >= 6 or final["view"]["status"] == "finished"
+    assert final["view"]["seats"][1]["bot"] == "strong"
+    await me.close()
