@@ -13,36 +13,40 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, wait_for_record
-from tests.e2e.test_browser_phone import (  # noqa: F401  (fixtures)
-    bot_server,
-    register,
-    sign_in,
-    table_with_bots,
-    tabs,
-)
+from tests.e2e import test_browser_phone as phone
+from tests.e2e.browser import PHONE, SCREENSHOTS
+from tests.e2e.test_browser_phone import register, sign_in
 from tests.servers import Server
 
+# The same server and tabs as the phone table's tests.
+bot_server = phone.bot_server
+tabs = phone.tabs
+
 LATIN_DIGIT = re.compile(r"[0-9]")
+
+
+def fa(n: int) -> str:
+    """`n` in Persian digits."""
+    return "".join(chr(0x06F0 + int(d)) for d in str(n))
 
 
 def test_a_persian_create_form_writes_and_reads_persian_digits(
     bot_server: Server, tabs: Any
 ) -> None:
-    name, token = register(bot_server, "raqam")
+    name, _token = register(bot_server, "raqam")
     tab = tabs(PHONE, lang="fa")
     page = tab.page
     page.goto(f"{bot_server.url}/#/signin")
     rule = page.locator("[data-testid=signup] [data-testid=username-rule]")
-    expect(rule).to_contain_text("۳")
+    expect(rule).to_contain_text(fa(3))
     assert not LATIN_DIGIT.search(rule.inner_text())
     sign_in(tab, bot_server, name)
     page.goto(f"{bot_server.url}/#/lobby")
     form = page.locator("[data-testid=create-table]")
     turn = form.locator("input[name=turn_seconds]")
     pause = form.locator("input[name=round_pause_seconds]")
-    expect(turn).to_have_value("۳۰")
-    expect(pause).to_have_value("۵")
+    expect(turn).to_have_value(fa(30))
+    expect(pause).to_have_value(fa(5))
     assert turn.get_attribute("inputmode") == "numeric"
     # Every choice of every game's form is written in the page's digits.
     variants = httpx.get(f"{bot_server.url}/api/variants", timeout=30).json()
@@ -53,14 +57,14 @@ def test_a_persian_create_form_writes_and_reads_persian_digits(
         assert latin == [], (info["name"], latin)
     form.locator("select[name=variant]").select_option("goat")
     # Out of range: the form says so in Persian and sends nothing.
-    turn.fill("۴۰۰")
+    turn.fill(fa(400))
     message = turn.evaluate("e => e.validationMessage")
-    assert "۳۰۰" in message and not LATIN_DIGIT.search(message), message
+    assert fa(300) in message and not LATIN_DIGIT.search(message), message
     # Persian digits and Latin ones are read alike; the field then shows Persian.
-    turn.fill("۴۵")
+    turn.fill(fa(45))
     pause.fill("2")
     pause.blur()
-    expect(pause).to_have_value("۲")
+    expect(pause).to_have_value(fa(2))
     page.screenshot(path=str(SCREENSHOTS / "phone-form-digits-fa-360.png"), full_page=True)
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"#/table/"))
