@@ -139,6 +139,7 @@ class VariantInfo(TypedDict):
     wins: str  # "higher" | "lower"
     teams: bool
     loser: str | None  # what the loser of a game is called ("goat"), if anything
+    target: int | None  # the score every game of the variant is played to, if fixed
 
 
 class Placement(NamedTuple):
@@ -192,6 +193,8 @@ class Game(ABC):
     move_fields: ClassVar[tuple[str, ...]] = ()
     losers_called: ClassVar[str | None] = None
     loser_word: ClassVar[str | None] = None  # GET /api/variants' `loser`: "goat", "donkey"
+    # GET /api/variants' `target`: the score that ends every game, when no option sets it.
+    fixed_target: ClassVar[int | None] = None
     history_keys: ClassVar[tuple[str, ...]] = ("scores",)
 
     ts: ClassVar[TileSet]
@@ -265,6 +268,7 @@ class Game(ABC):
             "wins": cls.wins,
             "teams": cls.team_play,
             "loser": cls.loser_word,
+            "target": cls.fixed_target,
         }
 
     # ----------------------------------------------------------------- variant hooks
