@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.e2e import test_browser_phone as phone
 from tests.e2e.browser import PHONE, SCREENSHOTS
-from tests.e2e.test_browser_phone import register, sign_in
+from tests.e2e.test_browser_phone import register, sign_in, table_with_bots
 from tests.servers import Server
 
 # The same server and tabs as the phone table's tests.
@@ -71,4 +71,81 @@ def test_a_persian_create_form_writes_and_reads_persian_digits(
     table_id = page.url.split("#/table/")[1]
     table = httpx.get(f"{bot_server.url}/api/tables/{table_id}", timeout=30).json()
     assert (table["turn_seconds"], table["round_pause_seconds"]) == (45, 2), table
+    tab.assert_clean()
+
+
+def test_goats_header_says_its_game_is_to_101(bot_server: Server, tabs: Any) -> None:
+    """Goat's 101 and Donkey's are no option: the header learns them from the engine."""
+    name, token = register(bot_server, "kozel")
+    goat = table_with_bots(bot_server, token, "goat", 2)
+    donkey = table_with_bots(bot_server, token, "donkey", 2)
+    tab = tabs(PHONE)
+    sign_in(tab, bot_server, name)
+    page = tab.page
+    for table_id in (goat, donkey):
+        page.goto(f"{bot_server.url}/#/table/{table_id}")
+        expect(page.locator(".table-subtitle")).to_contain_text("To 101")
+    page.locator("[data-testid=lang]").select_option("fa")
+    expect(page.locator(".table-subtitle")).to_contain_text(f"تا {fa(101)}")
+    tab.assert_clean()
+
+
+# Where the header's parts are, and how wide the page and the header are, measured at once.
+HEADER = """() => {
+  const box = (sel) => { const el = document.querySelector(sel); if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width }; };
+  const header = document.querySelector('.site-header');
+  return {
+    width: innerWidth, page: document.documentElement.scrollWidth,
+    header: box('.site-header'), overflow: header.scrollWidth - header.clientWidth,
+    lang: box('[data-testid=lang]'), theme: box('[data-testid=theme]'),
+    mute: box('[data-testid=mute]'), menu: box('[data-testid=menu]'),
+  };
+}"""
+
+
+def test_the_phone_header_keeps_its_switches_on_screen(bot_server: Server, tabs: Any) -> None:
+    """At 360 px, signed in and at a table, in English and in Persian: the language,
+    theme and sound switches are on screen with nothing to scroll sideways; the links and
+    the player's name are behind the menu button, laid over the page when it opens."""
+    name, token = register(bot_server, "longername")
+    table_id = table_with_bots(bot_server, token, "goat", 2)
+    tab = tabs(PHONE)
+    sign_in(tab, bot_server, name)
+    page = tab.page
+    page.goto(f"{bot_server.url}/#/table/{table_id}")
+    expect(page.locator("[data-testid=hand] .hand-tile").first).to_be_visible()
+    for lang in ("en", "fa"):
+        page.locator("[data-testid=lang]").select_option(lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        at = page.evaluate(HEADER)
+        assert at["page"] <= at["width"] and at["overflow"] <= 0, at
+        for part in ("lang", "theme", "mute", "menu"):
+            assert at[part] is not None and at[part]["width"] > 0, (part, at)
+            assert at[part]["left"] >= 0 and at[part]["right"] <= at["width"], (part, at)
+        assert at["header"]["bottom"] <= 48, at  # one row: the table keeps its height
+        expect(page.locator("[data-testid=me]")).to_be_hidden()
+        page.screenshot(path=str(SCREENSHOTS / f"phone-header-{lang}-360.png"))
+    # The theme switch answers from where it is.
+    theme = page.locator("[data-testid=theme]")
+    before = theme.get_attribute("title")
+    theme.click()
+    expect(theme).not_to_have_attribute("title", before or "")
+    # The menu opens over the page (the table below does not move) and closes on a link.
+    hand_top = page.locator("[data-testid=hand]").bounding_box()
+    menu = page.locator("[data-testid=menu]")
+    menu.click()
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("[data-testid=me]")).to_be_visible()
+    lobby = page.locator(".site-nav a[data-nav=lobby]")
+    expect(lobby).to_be_visible()
+    box = lobby.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert page.locator("[data-testid=hand]").bounding_box() == hand_top
+    page.screenshot(path=str(SCREENSHOTS / "phone-header-menu-fa-360.png"))
+    lobby.click()
+    page.wait_for_url(re.compile(r"#/lobby$"))
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    expect(lobby).to_be_hidden()
     tab.assert_clean()
