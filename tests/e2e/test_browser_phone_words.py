@@ -14,7 +14,7 @@ import httpx
 from playwright.sync_api import expect
 
 from tests.e2e import test_browser_phone as phone
-from tests.e2e.browser import PHONE, SCREENSHOTS
+from tests.e2e.browser import PHONE, SCREENSHOTS, wait_for_record
 from tests.e2e.test_browser_phone import register, sign_in, table_with_bots
 from tests.servers import Server
 
@@ -148,4 +148,38 @@ def test_the_phone_header_keeps_its_switches_on_screen(bot_server: Server, tabs:
     page.wait_for_url(re.compile(r"#/lobby$"))
     expect(menu).to_have_attribute("aria-expanded", "false")
     expect(lobby).to_be_hidden()
+    tab.assert_clean()
+
+
+def test_the_replay_names_computer_players_as_the_table_did(bot_server: Server, tabs: Any) -> None:
+    """A person's seat has its stored row, a computer's has none: the replay names the
+    computer by its strength in the page's words, never by its stored English name."""
+    name, token = register(bot_server, "replay")
+    table_id = table_with_bots(bot_server, token, "goat", 3, strength="heuristic")
+    tab = tabs(PHONE, lang="ru")
+    sign_in(tab, bot_server, name)
+    page = tab.page
+    page.goto(f"{bot_server.url}/#/table/{table_id}")
+    expect(page.locator("[data-testid=hand] .hand-tile").first).to_be_visible()
+    page.locator("[data-testid=resign]").click()
+    page.locator("[data-testid=resign-yes]").click()
+    page.locator("[data-testid=close-summary]").click()
+    replay = page.locator("[data-testid=result] a[href^='#/replay/']")
+    game_id = (replay.get_attribute("href") or "").split("#/replay/")[1]
+    wait_for_record(bot_server, game_id)
+    positions = httpx.get(f"{bot_server.url}/api/games/{game_id}/positions", timeout=30).json()
+    assert positions["bots"] == [None, "heuristic", "heuristic"]
+    record = httpx.get(f"{bot_server.url}/api/games/{game_id}", timeout=30).json()
+    assert record["players"][1] == "Bot 2 (heuristic)"  # what is stored stays as it was
+    page.goto(f"{bot_server.url}/#/replay/{game_id}")
+    heading = page.locator(".replay-page > p.muted").first
+    dash = " \u2013 "  # the replay's heading joins the names with an en dash
+    bots = ["Компьютер 2 (Надёжный)", "Компьютер 3 (Надёжный)"]
+    expect(heading).to_contain_text(dash.join([name, *bots]))
+    page.locator("[data-testid=last]").click()
+    for where in (".replay-page", ".replay-hands"):
+        expect(page.locator(where)).not_to_contain_text("Bot ")
+        expect(page.locator(where)).not_to_contain_text("heuristic")
+    expect(page.locator("[data-testid=replay-result]")).to_contain_text(bots[0])
+    page.screenshot(path=str(SCREENSHOTS / "phone-replay-bots-ru-360.png"), full_page=True)
     tab.assert_clean()
