@@ -181,5 +181,7 @@ def test_the_replay_names_computer_players_as_the_table_did(bot_server: Server, 
         expect(page.locator(where)).not_to_contain_text("Bot ")
         expect(page.locator(where)).not_to_contain_text("heuristic")
     expect(page.locator("[data-testid=replay-result]")).to_contain_text(bots[0])
+    # The longer names leave the phone's page as wide as the screen.
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     page.screenshot(path=str(SCREENSHOTS / "phone-replay-bots-ru-360.png"), full_page=True)
     tab.assert_clean()

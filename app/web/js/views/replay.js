@@ -138,7 +138,7 @@ export async function renderReplay(root, gameId) {
     }
     const goat = Array.isArray(last.remembered);
     replace(standings, h("table", { class: "score-sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("replay.after_round", { n: last.round + 1 })), players.map((p) => h("th", {}, p)))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("replay.after_round", { n: last.round + 1 })), players.map((p) => h("th", { class: "side-name", title: p }, p)))),
       h("tbody", {},
         h("tr", {}, h("th", {}, t("summary.points")), (last.end.points || []).map((p) => h("td", {}, num(p)))),
         h("tr", { class: "score-total" }, h("th", {}, t("replay.total")), last.scores.map((score, i) => h("td", {},
