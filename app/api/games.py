@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, status
 
 from app.api.deps import SessionDep
 from app.api.schemas import Detail
+from app.engine import replay_positions
 from app.services import standings
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -23,8 +24,11 @@ async def game(game_id: str, session: SessionDep) -> dict[str, Any]:
 
 @router.get("/{game_id}/positions", responses={404: {"model": Detail}})
 async def positions(game_id: str, session: SessionDep) -> dict[str, Any]:
-    """Every position of a finished game with every hand, as the engine replays it."""
-    found = await standings.game_positions(session, game_id)
-    if found is None:
+    """Every position of a finished game with every hand, as the engine replays it, and
+    each seat's bot strength (null: a person) for the replay's names."""
+    record = await standings.game_record(session, game_id)
+    if record is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "game not found")
-    return {"game_id": game_id, "positions": found}
+    found = replay_positions(record)
+    bots = await standings.game_bots(session, game_id, list(record.get("players") or []))
+    return {"game_id": game_id, "positions": found, "bots": bots}

@@ -29,6 +29,7 @@ class Variant(BaseModel):
     wins: Literal["higher", "lower"]
     teams: bool
     loser: str | None  # what the game's loser is called ("goat", "donkey"), if anything
+    target: int | None  # the score every game is played to, when no option sets it
 
 
 @router.get("")

@@ -143,6 +143,7 @@ class VariantInfo(TypedDict):
     wins: str  # "higher" | "lower"
     teams: bool
     loser: str | None  # what the loser of a game is called ("goat"), if anything
+    target: int | None  # the score every game of the variant is played to, if fixed
 
 
 class Placement(NamedTuple):
@@ -196,6 +197,8 @@ class Game(ABC):
     move_fields: ClassVar[tuple[str, ...]] = ()
     losers_called: ClassVar[str | None] = None
     loser_word: ClassVar[str | None] = None  # GET /api/variants' `loser`: "goat", "donkey"
+    # GET /api/variants' `target`: the score that ends every game, when no option sets it.
+    fixed_target: ClassVar[int | None] = None
     history_keys: ClassVar[tuple[str, ...]] = ("scores",)
     # The rules by which the bit-mask core (app/engine/playout.py) plays this variant's
     # rounds exactly, if it does: "draw" (RULES 1.3's draw game on a line, ended by going
@@ -274,6 +277,7 @@ class Game(ABC):
             "wins": cls.wins,
             "teams": cls.team_play,
             "loser": cls.loser_word,
+            "target": cls.fixed_target,
         }
 
     # ----------------------------------------------------------------- variant hooks

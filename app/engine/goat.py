@@ -9,7 +9,13 @@ from app.engine.game import Result, Standings
 from app.engine.goat_family import GoatFamily
 from app.engine.options import TEAMS, Option
 from app.engine.rating import goat_gains
-from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
+from app.engine.scoring import (
+    GOAT_LIMIT,
+    Standing,
+    goat_hand_points,
+    goats,
+    settle_goat_round,
+)
 from app.engine.teams import Sides, check_team_players
 
 
@@ -27,6 +33,7 @@ class Goat(GoatFamily):
     team_play: ClassVar[bool] = True
     losers_called: ClassVar[str | None] = "goats"
     loser_word: ClassVar[str | None] = "goat"
+    fixed_target: ClassVar[int | None] = GOAT_LIMIT  # a goat at 101 (RULES 1.8)
     history_keys: ClassVar[tuple[str, ...]] = ("scores", "remembered", "carry")
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:

@@ -68,6 +68,7 @@ class SeaGoat(GoatFamily):
     team_play: ClassVar[bool] = True
     move_fields: ClassVar[tuple[str, ...]] = ("also",)
     goat_rules_since: ClassVar[int] = RULES
+    fixed_target: ClassVar[int | None] = TARGET
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)

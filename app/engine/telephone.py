@@ -30,6 +30,7 @@ class Telephone(Fives):
     title: ClassVar[str] = "Telephone"
     options_spec: ClassVar[dict[str, Option]] = {}
     team_play: ClassVar[bool] = False
+    fixed_target: ClassVar[int | None] = TARGET
 
     @property
     def target(self) -> int:

@@ -15,12 +15,20 @@ from app.services.table import DEFAULT_PACE_MS, Person, Table
 # Strength of the bot that takes over a timed-out seat (RULES 1.10 otherwise ends the game).
 TAKEOVER_STRENGTH = "heuristic"
 
-__all__ = ["DEFAULT_PACE_MS", "TAKEOVER_STRENGTH", "bot_entry", "bot_on_turn", "hand_over",
-           "is_bot", "wake_at"]
+__all__ = ["DEFAULT_PACE_MS", "TAKEOVER_STRENGTH", "bot_entry", "bot_on_turn", "bot_strength",
+           "hand_over", "is_bot", "wake_at"]
 
 
 def bot_entry(strength: str, seat: int) -> Person:
     return Person(-1 - seat, f"Bot {seat + 1} ({strength})", strength)
+
+
+def bot_strength(name: str, seat: int) -> str | None:
+    """The strength a bot's name at `seat` was written with (`bot_entry`), else None."""
+    head, tail = f"Bot {seat + 1} (", ")"
+    if name.startswith(head) and name.endswith(tail) and len(name) > len(head) + len(tail):
+        return name[len(head):-len(tail)]
+    return None
 
 
 def is_bot(who: Person | None) -> bool:

@@ -12,6 +12,7 @@ from app.db.models import Game, GamePlayer, Player, Rating
 from app.db.text import storable
 from app.engine import replay_positions
 from app.services.accounts import name_key, ratings_of
+from app.services.seats import bot_strength
 
 Sort = Literal["points", "skill"]
 RECENT_GAMES = 20
@@ -155,6 +156,15 @@ async def game_record(session: AsyncSession, game_id: str) -> dict[str, Any] | N
         return None
     record = await session.scalar(select(Game.record).where(Game.id == game_id))
     return dict(record) if record is not None else None
+
+
+async def game_bots(session: AsyncSession, game_id: str, names: list[str]) -> list[str | None]:
+    """Each seat's bot strength (None: a person). A person's seat has its game_players row;
+    a computer's has none, and its stored name is the one `seats.bot_entry` wrote."""
+    rows = await session.scalars(select(GamePlayer.seat).where(GamePlayer.game_id == game_id))
+    people = set(rows)
+    return [None if seat in people else bot_strength(str(name), seat)
+            for seat, name in enumerate(names)]
 
 
 async def game_positions(session: AsyncSession, game_id: str) -> list[dict[str, Any]] | None:

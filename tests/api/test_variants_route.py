@@ -25,6 +25,11 @@ def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
     assert donkey["players"] == [2, 4] and donkey["teams"] is False
     assert list(donkey["options"]) == ["fish_rule"]
     assert donkey["options"]["fish_rule"]["allowed"] == ["all", "one"]
+    # A target no option sets is the variant's own: Goat's and Donkey's 101 (RULES 1.8).
+    targets = {v["name"]: v["target"] for v in listed}
+    assert targets["goat"] == targets["donkey"] == 101
+    assert (targets["sea_goat"], targets["telephone"]) == (125, 72)
+    assert targets["classic"] is None and targets["mexican_train"] is None
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,7 @@ def test_a_tournament_made_and_joined_in_browsers_runs_to_its_winner(
     form.locator("select[name=rounds]").select_option("4")
     form.locator("select[name=seats]").select_option("4")
     form.get_by_label("Swiss (rounds)").check()
-    form.locator("input[type=number][name=rounds]").fill("1")
+    form.locator("input[name=rounds]").fill("1")
     form.locator("input[name=turn_seconds]").fill("90")
     form.locator("input[name=rated]").uncheck()
     shot(maker, "tournaments")

@@ -157,6 +157,31 @@ async function checkSession() {
   renderHeader();
 }
 
+/** Small screens fold the header's links and the player's name behind a menu button. */
+function setUpMenu() {
+  const button = document.getElementById("menu-button");
+  const header = button.closest(".site-header");
+  const close = () => {
+    header.classList.remove("menu-open");
+    button.setAttribute("aria-expanded", "false");
+  };
+  button.addEventListener("click", () => {
+    const open = header.classList.toggle("menu-open");
+    button.setAttribute("aria-expanded", String(open));
+  });
+  document.getElementById("nav-menu").addEventListener("click", (ev) => {
+    if (ev.target.closest("a, button")) close();
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && header.classList.contains("menu-open")) {
+      close();
+      button.focus();
+    }
+  });
+  window.addEventListener("hashchange", close);
+}
+
+setUpMenu();
 applyTheme();
 applyLanguage();
 translateStatic();

@@ -508,4 +508,6 @@ export default {
   "table.time_left": "{time} left",
   "table.target": "To {n}",
   "auth.name_taken": "The name {name} is taken: choose another.",
+  "form.whole_number": "A whole number from {min} to {max}",
+  "nav.menu": "Menu",
 };

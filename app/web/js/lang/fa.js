@@ -508,4 +508,6 @@ export default {
   "table.time_left": "{time} مانده",
   "table.target": "تا {n}",
   "auth.name_taken": "نام {name} گرفته شده است: نام دیگری برگزینید.",
+  "form.whole_number": "یک عدد صحیح از {min} تا {max}",
+  "nav.menu": "منو",
 };

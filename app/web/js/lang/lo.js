@@ -508,4 +508,6 @@ export default {
   "table.time_left": "ເຫຼືອ {time}",
   "table.target": "ຮອດ {n}",
   "auth.name_taken": "ຊື່ {name} ມີຄົນໃຊ້ແລ້ວ: ເລືອກຊື່ອື່ນ",
+  "form.whole_number": "ຈຳນວນເຕັມແຕ່ {min} ຫາ {max}",
+  "nav.menu": "ເມນູ",
 };

@@ -508,4 +508,6 @@ export default {
   "table.time_left": "осталось {time}",
   "table.target": "До {n}",
   "auth.name_taken": "Имя {name} занято: выберите другое.",
+  "form.whole_number": "Целое число от {min} до {max}",
+  "nav.menu": "Меню",
 };

@@ -508,4 +508,6 @@ export default {
   "table.time_left": "เหลือ {time}",
   "table.target": "ถึง {n}",
   "auth.name_taken": "ชื่อ {name} มีคนใช้แล้ว: เลือกชื่ออื่น",
+  "form.whole_number": "จำนวนเต็มตั้งแต่ {min} ถึง {max}",
+  "nav.menu": "เมนู",
 };

@@ -6,6 +6,7 @@ import { post } from "../api.js";
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { navigate, pill, toast } from "../ui.js";
+import { variantInfo } from "../variants.js";
 import { optionWords, variantName } from "../words.js";
 
 async function leave(ctx) {
@@ -30,6 +31,9 @@ export function renderHead(ctx) {
   const length = [["target", "table.target"], ["rounds_total", "option.rounds"], ["minutes", "option.minutes"]]
     .filter(([key]) => v && typeof v[key] === "number")
     .map(([key, words]) => t(words, { n: v[key], value: v[key] }));
+  // A target no option sets (Goat's 101) is the variant's own, as GET /api/variants says.
+  const fixed = variant && variantInfo(variant);
+  if (!length.length && fixed && typeof fixed.target === "number") length.push(t("table.target", { n: fixed.target }));
   const shown = length.length ? Object.fromEntries(Object.entries(options)
     .filter(([key]) => !["target", "rounds", "minutes"].includes(key))) : options;
   const bits = [...length, ...optionWords(variant, shown)];

@@ -1,6 +1,7 @@
 // The lobby: open and running tables (live via lobby.subscribe) and "Create table".
 
 import { auth, get, post } from "../api.js";
+import { wholeNumberField } from "../digits.js";
 import { h, replace } from "../dom.js";
 import { has, t } from "../i18n.js";
 import { socket } from "../socket.js";
@@ -90,8 +91,8 @@ function createForm(variants) {
     variants.map((v) => h("option", { value: v.name }, variantName(v.name))));
   const seats = h("select", { name: "seats" });
   const optionsBox = h("div", { class: "variant-options" });
-  const turn = h("input", { type: "number", name: "turn_seconds", min: 5, max: 300, value: "30", required: true });
-  const pause = h("input", { type: "number", name: "round_pause_seconds", min: 0, max: 30, value: "5", required: true });
+  const turn = wholeNumberField({ name: "turn_seconds", min: 5, max: 300, value: 30 });
+  const pause = wholeNumberField({ name: "round_pause_seconds", min: 0, max: 30, value: 5 });
   const rated = h("input", { type: "radio", name: "rated", value: "rated", checked: true });
   const casual = h("input", { type: "radio", name: "rated", value: "casual" });
   const rulesLink = h("a", { href: "#/rules/goat" }, t("create.rules_link"));
@@ -132,8 +133,8 @@ function createForm(variants) {
     h("div", { class: "form-row" }, h("label", {}, t("create.game"), variant), h("label", {}, t("create.seats"), seats)),
     optionsBox,
     h("div", { class: "form-row" },
-      h("label", {}, t("create.seconds"), turn),
-      h("label", {}, t("create.pause"), pause)),
+      h("label", {}, t("create.seconds"), turn.node),
+      h("label", {}, t("create.pause"), pause.node)),
     h("fieldset", { class: "rated" }, h("legend", {}, t("create.ratings")),
       h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
       h("label", { class: "inline" }, casual, ` ${t("table.casual")}`),
@@ -152,7 +153,7 @@ function createForm(variants) {
     try {
       const table = await post("/api/tables", {
         variant: variant.value, seats: Number(seats.value), options,
-        turn_seconds: Number(turn.value), round_pause_seconds: Number(pause.value), rated: rated.checked,
+        turn_seconds: turn.value(), round_pause_seconds: pause.value(), rated: rated.checked,
         bot_takeover: casual.checked && takeover.checked, private: privateBox.checked,
       });
       navigate(`#/table/${encodeURIComponent(table.id)}`);

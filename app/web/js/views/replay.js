@@ -8,13 +8,19 @@ import { controlIcon } from "../icons.js";
 import { num, t } from "../i18n.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
-import { describeEvents, loserWord, optionWords, resultWords, variantName } from "../words.js";
+import { describeEvents, loserWord, optionWords, playerName, resultWords, variantName } from "../words.js";
 
 const SPEEDS = [1500, 800, 400]; // ms per step
 
+/** The seats as the table listed them: a computer player (`bots`, from the server) is
+ * named by its strength in the page's words, as at the table. */
+function seatsOf(record, bots) {
+  return (record.players || []).map((player, seat) => ({ seat, player, bot: (bots || [])[seat] || undefined }));
+}
+
 /** Steps for the viewer from the server's positions: notes in words, round ends marked. */
-function stepsOf(record, positions) {
-  const names = { variant: record.variant, options: record.options, seats: (record.players || []).map((player, seat) => ({ seat, player })) };
+function stepsOf(record, positions, bots) {
+  const names = { variant: record.variant, options: record.options, seats: seatsOf(record, bots) };
   return positions.map((pos) => {
     const ended = (pos.events || []).find((ev) => ev.type === "round_end");
     return {
@@ -30,18 +36,21 @@ export async function renderReplay(root, gameId) {
   root.append(section);
   let record;
   let steps;
+  let bots = [];
   try {
     const id = encodeURIComponent(gameId);
     const [found, replay] = await Promise.all([get(`/api/games/${id}`), get(`/api/games/${id}/positions`)]);
     record = found;
-    steps = stepsOf(record, replay.positions);
+    bots = replay.bots || [];
+    steps = stepsOf(record, replay.positions, bots);
   } catch (err) {
     section.append(h("p", { class: "form-error" }, err.status === 404 ? t("replay.none") : t("replay.cannot", { reason: err.message })));
     return;
   }
-  const players = record.players || [];
+  const seats = seatsOf(record, bots);
+  const players = seats.map((entry) => playerName(entry, entry.seat));
   const name = (seat) => players[seat] ?? t("seat.n", { n: seat + 1 });
-  const names = { variant: record.variant, options: record.options, seats: players.map((player, seat) => ({ seat, player })) };
+  const names = { variant: record.variant, options: record.options, seats };
   let index = 0;
 
   const board = h("div", { class: "board replay-board", "data-testid": "replay-board" });
@@ -129,7 +138,7 @@ export async function renderReplay(root, gameId) {
     }
     const goat = Array.isArray(last.remembered);
     replace(standings, h("table", { class: "score-sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("replay.after_round", { n: last.round + 1 })), players.map((p) => h("th", {}, p)))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("replay.after_round", { n: last.round + 1 })), players.map((p) => h("th", { class: "side-name", title: p }, p)))),
       h("tbody", {},
         h("tr", {}, h("th", {}, t("summary.points")), (last.end.points || []).map((p) => h("td", {}, num(p)))),
         h("tr", { class: "score-total" }, h("th", {}, t("replay.total")), last.scores.map((score, i) => h("td", {},

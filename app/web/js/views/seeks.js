@@ -2,6 +2,7 @@
 // of the players looking for a game.
 
 import { api, get, post } from "../api.js";
+import { wholeNumberField } from "../digits.js";
 import { h, replace } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { toast } from "../ui.js";
@@ -14,7 +15,7 @@ export function playNowBox(variants, myRating) {
   const variant = h("select", { name: "seek_variant" },
     variants.map((v) => h("option", { value: v.name }, variantName(v.name))));
   const seats = h("select", { name: "seek_seats" });
-  const turn = h("input", { type: "number", name: "seek_turn_seconds", min: 5, max: 300, value: "30", required: true });
+  const turn = wholeNumberField({ name: "seek_turn_seconds", min: 5, max: 300, value: 30 });
   const rated = h("input", { type: "checkbox", name: "seek_rated", checked: true });
   const range = h("select", { name: "seek_range" },
     RANGES.map((n) => h("option", { value: String(n) }, n ? t("playnow.range_near", { n }) : t("playnow.range_any"))));
@@ -53,7 +54,7 @@ export function playNowBox(variants, myRating) {
 
   replace(fields,
     h("div", { class: "form-row" }, h("label", {}, t("create.game"), variant), h("label", {}, t("create.seats"), seats)),
-    h("div", { class: "form-row" }, h("label", {}, t("create.seconds"), turn), h("label", {}, t("playnow.range"), range)),
+    h("div", { class: "form-row" }, h("label", {}, t("create.seconds"), turn.node), h("label", {}, t("playnow.range"), range)),
     h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
     submit);
   const form = h("form", { class: "card play-now", "data-testid": "play-now-box" },
@@ -63,7 +64,7 @@ export function playNowBox(variants, myRating) {
     const spread = Number(range.value);
     const body = {
       variant: variant.value, seats: Number(seats.value), options: {},
-      turn_seconds: Number(turn.value), rated: rated.checked,
+      turn_seconds: turn.value(), rated: rated.checked,
     };
     if (spread) {
       const mine = myRating(variant.value);

@@ -1,6 +1,7 @@
 // Tournaments: the list (upcoming, running, finished) and the create form.
 
 import { auth, get, post } from "../api.js";
+import { wholeNumberField } from "../digits.js";
 import { formatDate, h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { navigate, pill, toast } from "../ui.js";
@@ -36,11 +37,11 @@ function createForm(variants) {
   const optionsBox = h("div", { class: "variant-options" });
   const swiss = h("input", { type: "radio", name: "format", value: "swiss", checked: true });
   const arena = h("input", { type: "radio", name: "format", value: "arena" });
-  const rounds = h("input", { type: "number", name: "rounds", min: 1, max: 15, value: "3", required: true });
-  const minutes = h("input", { type: "number", name: "minutes", min: 5, max: 180, value: "30", required: true });
-  const roundsLabel = h("label", {}, t("tournaments.rounds"), rounds);
-  const minutesLabel = h("label", { hidden: true }, t("tournaments.minutes"), minutes);
-  const turn = h("input", { type: "number", name: "turn_seconds", min: 5, max: 300, value: "30", required: true });
+  const rounds = wholeNumberField({ name: "rounds", min: 1, max: 15, value: 3 });
+  const minutes = wholeNumberField({ name: "minutes", min: 5, max: 180, value: 30 });
+  const roundsLabel = h("label", {}, t("tournaments.rounds"), rounds.node);
+  const minutesLabel = h("label", { hidden: true }, t("tournaments.minutes"), minutes.node);
+  const turn = wholeNumberField({ name: "turn_seconds", min: 5, max: 300, value: 30 });
   const startsAt = h("input", { type: "datetime-local", name: "starts_at" });
   const rated = h("input", { type: "checkbox", name: "rated", checked: true });
   const privateBox = h("input", { type: "checkbox", name: "private" });
@@ -81,7 +82,7 @@ function createForm(variants) {
     h("fieldset", {}, h("legend", {}, t("tournaments.format")),
       h("label", { class: "inline" }, swiss, ` ${t("tournaments.swiss")}`),
       h("label", { class: "inline" }, arena, ` ${t("tournaments.arena")}`)),
-    h("div", { class: "form-row" }, roundsLabel, minutesLabel, h("label", {}, t("create.seconds"), turn)),
+    h("div", { class: "form-row" }, roundsLabel, minutesLabel, h("label", {}, t("create.seconds"), turn.node)),
     h("label", {}, t("tournaments.starts_at"), startsAt, h("span", { class: "hint" }, t("tournaments.starts_at_hint"))),
     h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
     h("label", { class: "inline" }, privateBox, ` ${t("tournaments.private")}`),
@@ -93,11 +94,11 @@ function createForm(variants) {
     for (const [key, control] of Object.entries(controls)) options[key] = control.value();
     const body = {
       name: name.value.trim(), variant: variant.value, seats: Number(seats.value), options,
-      format: swiss.checked ? "swiss" : "arena", turn_seconds: Number(turn.value),
+      format: swiss.checked ? "swiss" : "arena", turn_seconds: turn.value(),
       rated: rated.checked, private: privateBox.checked,
     };
-    if (swiss.checked) body.rounds = Number(rounds.value);
-    else body.minutes = Number(minutes.value);
+    if (swiss.checked) body.rounds = rounds.value();
+    else body.minutes = minutes.value();
     if (startsAt.value) body.starts_at = new Date(startsAt.value).getTime();
     submit.disabled = true;
     try {
