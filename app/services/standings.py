@@ -10,7 +10,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, GamePlayer, Player, Rating
 from app.db.text import storable
-from app.engine import replay_positions
 from app.services.accounts import name_key, ratings_of
 from app.services.seats import bot_strength
 
@@ -166,8 +165,3 @@ async def game_bots(session: AsyncSession, game_id: str, names: list[str]) -> li
     return [None if seat in people else bot_strength(str(name), seat)
             for seat, name in enumerate(names)]
 
-
-async def game_positions(session: AsyncSession, game_id: str) -> list[dict[str, Any]] | None:
-    """Every position of a finished game, replayed by the engine (for the replay viewer)."""
-    record = await game_record(session, game_id)
-    return None if record is None else replay_positions(record)
