@@ -71,6 +71,8 @@ class Server:
     ws_url: str
     process: subprocess.Popen[bytes]
     log: Path
+    # Where its metrics are served (DOMINO_METRICS_PORT), when they are.
+    metrics_url: str | None = None
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -96,6 +98,8 @@ def run_server(
             stderr=subprocess.STDOUT,
         )
     server = Server(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", process, log)
+    if env.get("DOMINO_METRICS_PORT"):
+        server.metrics_url = f"http://127.0.0.1:{env['DOMINO_METRICS_PORT']}/metrics"
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -47,6 +47,12 @@ async def add_bot(
     def check(state: dict[str, Any]) -> None:
         if seat_of(state, requester_id) is None:
             raise ServiceError("not_seated", "only a player seated at this table adds bots", 409)
+        if state["rated"]:  # see app.services.fairness
+            raise ServiceError(
+                "bad_request",
+                "a rated table is for people only; play computer players at a casual table",
+                409,
+            )
 
     return await lobby.take_seat(
         store,

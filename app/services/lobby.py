@@ -13,6 +13,7 @@ from app.config import settings
 from app.engine import Game, OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore, Versioned
 from app.services import play
+from app.services.fairness import has_bots
 from app.services.seats import DEFAULT_PACE_MS, is_bot
 from app.services.tables import (
     Change,
@@ -256,7 +257,8 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
         if started:
             new_table = _new_table(
                 state["created_by"], state["variant"], state["options"], list(state["seats"]),
-                turn_seconds=state["turn_seconds"], rated=state["rated"],
+                turn_seconds=state["turn_seconds"],
+                rated=state["rated"] and not has_bots(state["seats"]),  # people only
                 round_pause_seconds=state.get("round_pause_seconds", 0),
                 bot_takeover=state.get("bot_takeover", False),
                 bot_pace_ms=state.get("bot_pace_ms", DEFAULT_PACE_MS),

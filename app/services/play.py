@@ -15,6 +15,7 @@ from typing import Any
 from app.engine import Game, IllegalMove
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Versioned
+from app.services.fairness import unrate_for_takeover
 from app.services.seats import hand_over, is_bot
 from app.services.tables import (
     Change,
@@ -154,6 +155,7 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
             return None
         elif current.state.get("bot_takeover"):  # a casual table lets a bot play on for him
             state, events = hand_over(current.state, game)
+            unrate_for_takeover(state, events[0])  # a rated game is unrated from here on
         else:
             state, events = current.state, game.timeout(game.turn)
         change = await commit(store, current, state, events, game)

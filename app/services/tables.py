@@ -21,6 +21,7 @@ from typing import Any
 from app.engine import VARIANTS, Game, game_from_dict
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Versioned, dumps
+from app.services.fairness import with_reason
 from app.services.seats import is_bot, wake_at
 
 # What a finished round keeps in the hot state; the rest is in the round archive.
@@ -136,6 +137,7 @@ def public_view(
     view["next_round_at"] = state.get("next_round_at")
     view["rematch"] = state.get("rematch")
     view["spectators"] = spectators
+    view["result"] = with_reason(view.get("result"), state)
     if view["next_round_at"] is not None:
         # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
         view["deadline"] = None

@@ -45,6 +45,7 @@ def test_a_player_adds_a_bot_and_plays_it_to_the_end(bot_server: Server, open_ta
     form = page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("goat")
     form.locator("select[name=seats]").select_option("2")
+    form.locator("input[name=rated][value=casual]").check()  # bots sit at casual tables
     form.locator("input[name=round_pause_seconds]").fill("1")
     form.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"#/table/"))
@@ -76,6 +77,7 @@ def test_the_chosen_strength_survives_the_waiting_box_being_redrawn(
     form = page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("goat")
     form.locator("select[name=seats]").select_option("3")
+    form.locator("input[name=rated][value=casual]").check()
     form.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"#/table/"))
     expect(page.get_by_text("Waiting for 2 more players")).to_be_visible()

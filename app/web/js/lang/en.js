@@ -409,4 +409,9 @@ export default {
   "rules.general.5": "More Generals wins; equal is a draw, which pays everybody +5.",
   "log.played_also": "{name} played {tile} on the {end} in the same turn",
   "table.with_double": "can go down with another double",
+  // Fair play: ratings are earned among people.
+  "bot.casual_only": "Computer players sit at casual tables only: ratings are earned among people.",
+  "result.unrated_bot_seated": "Not rated: a computer player sat at the table. Ratings are earned among people.",
+  "result.unrated_bot_takeover": "Not rated: a computer player took over a seat during the game.",
+  "log.unrated_takeover": "The game is no longer rated: a computer player plays in it",
 };

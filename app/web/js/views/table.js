@@ -396,7 +396,9 @@ export function renderTable(root, tableId) {
         `${num(x.seat + 1)}. ${x.player || t("lobby.free_seat")}`))),
       !isSeated && free && auth.signedIn
         ? h("button", { type: "button", class: "primary", onclick: join }, t("table.join")) : null,
-      isSeated && free ? botControls() : null,
+      isSeated && free ? (tb && tb.rated
+        ? h("p", { class: "muted", "data-testid": "bots-casual-only" }, t("bot.casual_only"))
+        : botControls()) : null,
       // Signing in or up from here (an invite) comes back to this table.
       !auth.signedIn ? h("p", {}, h("a", {
         href: "#/signin", "data-testid": "signin-to-join",
@@ -716,7 +718,7 @@ export function renderTable(root, tableId) {
     const headline = r.reason === "goat"
       ? h("h2", { class: "goat-line" }, goatIcon("big"), resultWords(v, r))
       : h("h2", { "data-testid": "result-headline" }, resultWords(v, r));
-    const rated = state.table ? state.table.rated : true;
+    const rated = (state.table ? state.table.rated : true) && !r.unrated_reason;
     const rows = (v.seats || []).map((seat) => {
       const i = seat.seat;
       const gain = (r.rating || [])[i];
@@ -746,7 +748,8 @@ export function renderTable(root, tableId) {
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col" }, t("result.score")),
           rated ? h("th", { scope: "col" }, t("result.rating_gain")) : null)),
         h("tbody", {}, rows)),
-      rated ? null : h("p", { class: "muted" }, t("result.casual")),
+      rated ? null : h("p", { class: "muted", "data-testid": "unrated" },
+        t(r.unrated_reason ? `result.unrated_${r.unrated_reason}` : "result.casual")),
       h("p", { class: "result-links" }, rematchPart,
         h("a", { href: "#/lobby", class: "button" }, t("table.back_to_lobby")),
         v.game_id ? h("a", { href: `#/replay/${encodeURIComponent(v.game_id)}`, class: "button" }, t("result.replay")) : null,
