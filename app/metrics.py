@@ -52,6 +52,10 @@ tables = Gauge(
     "domino_tables", "Tables in the lobby index by status and variant (all processes).",
     ["status", "variant"], multiprocess_mode="livemostrecent",
 )
+census_time = Gauge(
+    "domino_census_time_seconds", "When the tables and the backlog were last counted.",
+    multiprocess_mode="livemostrecent",
+)
 results_backlog = Gauge(
     "domino_results_backlog", "Finished games not yet written to the database.",
     multiprocess_mode="livemostrecent",

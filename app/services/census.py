@@ -50,6 +50,7 @@ class Counting:
             metrics.tables.labels(*labels).set(now.tables.get(labels, 0))
         self._seen |= set(now.tables)
         metrics.results_backlog.set(now.unwritten)
+        metrics.census_time.set_to_current_time()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="census")
