@@ -54,7 +54,7 @@ def unrate_for_takeover(state: dict[str, Any], event: dict[str, Any]) -> None:
 
 def with_reason(result: dict[str, Any] | None, state: dict[str, Any]) -> dict[str, Any] | None:
     """`result` (a view's or a record's) with `unrated_reason` when the table pays none."""
+    if result is None:
+        return None
     reason = unrated_reason(state)
-    if result is None or reason is None:
-        return result
-    return {**result, "unrated_reason": reason}
+    return result if reason is None else {**result, "unrated_reason": reason}
