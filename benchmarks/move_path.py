@@ -99,8 +99,13 @@ class Table:
         self.table_id = ""
 
     async def open(self, store: LiveStore, feed: Feed) -> None:
-        table = await lobby.create_table(store, self.seats[0], variant="goat", seats=4,
-                                         options={}, turn_seconds=3600, rated=False)
+        terms = getattr(lobby, "Terms", None)
+        if terms is not None:
+            table = await lobby.create_table(
+                store, self.seats[0], terms("goat", seats=4, turn_seconds=3600, rated=False))
+        else:  # older code: the terms as keywords
+            table = await lobby.create_table(store, self.seats[0], variant="goat", seats=4,
+                                             options={}, turn_seconds=3600, rated=False)
         self.table_id = table["id"]
         for socket in self.sockets:
             await feed.subscribe_table(socket, self.table_id)
@@ -145,10 +150,14 @@ async def run() -> int:
                     if profile is not None and repeat:
                         profile.enable()
                     started = time.process_time()
+                    held = getattr(known, "table", None)
                     change = await play.play(
                         store, seat.id, table.table_id, choice["tile"], choice["end"],
-                        known.version, known.versioned, taken(known))
-                    feed.deliver(table.table_id, change.version, change.state, change.game)
+                        known.version, known.versioned if held is None else held, taken(known))
+                    if held is not None:
+                        feed.deliver(change.table, change.game)
+                    else:  # older code: the state's parts one by one
+                        feed.deliver(table.table_id, change.version, change.state, change.game)
                     cpu += time.process_time() - started
                     if profile is not None:
                         profile.disable()

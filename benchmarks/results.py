@@ -42,7 +42,7 @@ from sqlalchemy import select  # noqa: E402
 from app.db.models import Player  # noqa: E402
 from app.db.session import Database, migrate  # noqa: E402
 from app.engine import VARIANTS  # noqa: E402
-from app.services.results import write_result  # noqa: E402
+from app.services.results import FinishedGame, write_result  # noqa: E402
 from tests.servers import database_url, pg_admin  # noqa: E402
 
 PLAYERS = 40
@@ -75,9 +75,10 @@ async def run(url: str) -> None:
 
     async def write(i: int) -> None:
         now = datetime.now(UTC)
-        await write_result(db, game_id=secrets.token_hex(8), table_id=secrets.token_hex(8),
-                           record=records[i % RECORDS], rated=True,
-                           player_ids=rng.sample(ids, 4), started_at=now, finished_at=now)
+        await write_result(db, FinishedGame(
+            game_id=secrets.token_hex(8), table_id=secrets.token_hex(8),
+            record=records[i % RECORDS], rated=True, player_ids=rng.sample(ids, 4),
+            started_at=now, finished_at=now))
 
     for i in range(50):  # warm up: connections, prepared statements, caches
         await write(i)

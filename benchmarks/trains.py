@@ -33,6 +33,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engine import new_game
+from app.services.table import Table as LiveTable
 from app.services.tables import build_view, game_of, split_rounds
 
 
@@ -81,7 +82,7 @@ def _dumps(value: Any) -> str:
 def one_move(stored: str, seat: int, tile: str, end: str | None, seq: int) -> tuple[str, int]:
     """The server's work for one move; returns the new stored JSON and the bytes sent."""
     state = orjson.loads(stored)
-    game = game_of(state)
+    game = game_of(LiveTable.from_dict(state))
     assert game is not None
     events = game.play(seat, tile, end)
     state["game"], _archive = split_rounds(game.to_dict())
@@ -89,14 +90,14 @@ def one_move(stored: str, seat: int, tile: str, end: str | None, seq: int) -> tu
     state["log"] = [*state["log"], {"v": seq, "events": events}][-16:]
     stored = _dumps(state)
     # The fan-out: the stored state is read once and every socket gets its own view.
-    state = orjson.loads(stored)
-    game = game_of(state)
+    table = LiveTable.from_dict(orjson.loads(stored))
+    game = game_of(table)
     sent = 0
-    connected = set(range(state["players"]))
-    for you in [*range(state["players"]), None]:
+    connected = set(range(table.players))
+    for you in [*range(table.players), None]:
         message = {
-            "type": "table.state", "table_id": state["id"], "seq": seq,
-            "view": build_view(state, game, you, connected), "events": events,
+            "type": "table.state", "table_id": table.id, "seq": seq,
+            "view": build_view(table, game, you, connected), "events": events,
         }
         sent += len(_dumps(message))
     return stored, sent
@@ -106,7 +107,8 @@ def play_game(table: Table, seed: bytes, rng: random.Random) -> None:
     stored = _dumps(fresh_state(table, seed))
     seq = 1
     while True:
-        game = game_of(orjson.loads(stored))  # untimed: choosing the move, as a client does
+        # untimed: choosing the move, as a client does
+        game = game_of(LiveTable.from_dict(orjson.loads(stored)))
         assert game is not None
         if game.status != "playing":
             return

@@ -252,6 +252,12 @@ MESSAGES: dict[str, tuple[str, str, str, str]] = {
         "نخستین حرکت باید {tile} باشد",
         "ການລົງຄັ້ງທຳອິດຕ້ອງເປັນ {tile}",
     ),
+    "{tile} is written backwards: say {good}": (
+        "{tile} записана задом наперёд: пишите {good}",
+        "{tile} เขียนกลับด้าน: ให้เขียน {good}",
+        "{tile} وارونه نوشته شده است: {good} بنویسید",
+        "{tile} ຂຽນກັບດ້ານ: ໃຫ້ຂຽນ {good}",
+    ),
     "cross-origin request refused": (
         "запрос с чужого сайта отклонён",
         "ปฏิเสธคำขอจากเว็บไซต์อื่น",

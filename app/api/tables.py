@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT, Detail
 from app.services import bot_turns, lobby
+from app.services.game_log import game_log
 from app.services.runtime import LiveTables
 from app.services.tables import ServiceError, public_table
 
@@ -65,9 +66,7 @@ def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:
 @router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401))
 async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
     with _refusals():
-        return await lobby.create_table(
-            live.store,
-            player,
+        terms = lobby.Terms(
             variant=body.variant,
             seats=body.seats,
             options=body.options,
@@ -76,8 +75,9 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             bot_takeover=body.bot_takeover,
             bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
-            admit=live.caps.admit_table(player.id),
         )
+        return await lobby.create_table(live.store, player, terms,
+                                        admit=live.caps.admit_table(player.id))
 
 
 @router.get("")
@@ -90,6 +90,17 @@ async def list_tables(live: LiveDep) -> list[dict[str, Any]]:
 async def get_table(table_id: str, live: LiveDep) -> dict[str, Any]:
     with _refusals():
         return await lobby.get_table(live.store, table_id)
+
+
+@router.get("/{table_id}/log", responses=_failures(404))
+async def table_log(table_id: str, live: LiveDep) -> dict[str, Any]:
+    """The events of the table's current game from its start, as its sockets were sent
+    them: the log of a spectator who arrives mid-game, or of a player in a new tab."""
+    with _refusals():
+        found = await game_log(live.store, table_id)
+        if found is None:
+            raise ServiceError("not_found", f"no table {table_id!r}", 404)
+    return found.to_dict()
 
 
 @router.post("/{table_id}/join", responses=_failures(401, 404, 409))
@@ -109,7 +120,7 @@ async def leave_table(table_id: str, player: LimitedPlayer, live: LiveDep) -> di
         change = await lobby.leave(live.store, player, table_id)
     if change is not None and change.finished:
         live.finisher.kick(table_id)
-    return {"left": True, "table": None if change is None else public_table(change.state)}
+    return {"left": True, "table": None if change is None else public_table(change.table)}
 
 
 @router.post("/{table_id}/rematch", responses=_failures(401, 404, 409))
@@ -129,4 +140,4 @@ async def add_bot(
         seat, change = await bot_turns.add_bot(
             live.store, player.id, table_id, body.strength, body.seat
         )
-    return {"seat": seat, "table": public_table(change.state)}
+    return {"seat": seat, "table": public_table(change.table)}

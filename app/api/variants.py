@@ -28,6 +28,7 @@ class Variant(BaseModel):
     layout: Literal["line", "spinner", "trains"]
     wins: Literal["higher", "lower"]
     teams: bool
+    loser: str | None  # what the game's loser is called ("goat", "donkey"), if anything
 
 
 @router.get("")

@@ -299,7 +299,7 @@ class Connection:
                 msg_id,
                 play.play(
                     live.store, player_id, message.table_id, message.tile, message.end,
-                    message.seq, None if known is None else known.versioned,
+                    message.seq, None if known is None else known.table,
                     None if known is None else known.take_game(), message.fields, charge,
                 ),
             )
@@ -418,8 +418,7 @@ class Connection:
             if change.finished:
                 self.live.finisher.kick(table_id)
             # The other sockets of this table here see it now, from the state just written.
-            snapshot = self.live.feed.deliver(table_id, change.version, change.state, change.game,
-                                              change.log_json)
+            snapshot = self.live.feed.deliver(change.table, change.game)
             self.send_state(snapshot, msg_id)
         finally:
             self.release(table_id)

@@ -4,7 +4,7 @@ from app.engine.errors import IllegalMove, OptionsError, RecordError
 from app.engine.game import Clock, Game, Move, Placement, Result, RoundEnd, Standings, VariantInfo
 from app.engine.layouts import Layout, Line, Spinner, Trains
 from app.engine.options import Option
-from app.engine.records import RECORD_FORMAT, replay_positions, replay_record
+from app.engine.records import RECORD_FORMAT, replay_events, replay_positions, replay_record
 from app.engine.shuffle import commitment, new_seed
 from app.engine.tiles import Tile, parse_tile
 from app.engine.variants import (
@@ -43,6 +43,7 @@ __all__ = [
     "new_game",
     "new_seed",
     "parse_tile",
+    "replay_events",
     "replay_positions",
     "replay_record",
     "start_game",

@@ -52,6 +52,7 @@ class Donkey(Goat):
     layout: ClassVar[str] = Cross.kind
     team_play: ClassVar[bool] = False
     move_fields: ClassVar[tuple[str, ...]] = (CLOSED, OPEN)
+    loser_word: ClassVar[str | None] = "donkey"
 
     board: Cross
 

@@ -52,6 +52,11 @@ Time: a variant whose rules read the time (General) reads `self.clock` (the serv
   clock, handed in by `start_game`/`game_from_dict`; None in searches and tests) and
   writes what it read into the round, so that `recall_round()` can give it back when a
   record is replayed. Teams of two: `app/engine/teams.py`.
+Records: `check_finished_round()` refuses a recorded round that its moves finished but
+  that lacks a field the variant needs (General's `ended_ms`).
+Editions: `self.rules` is the edition of the rule book the game plays by (`RULES`; a record
+  marked `"rules": 1` sets `FIRST_RULES`, whose readings a variant keeps behind that test).
+Goat's family shares RULES §1's deal, leads and fish: `app/engine/goat_family.py`.
 """
 
 from __future__ import annotations
@@ -65,13 +70,18 @@ from app.engine.layouts import LEFT, RIGHT, Layout, Line
 from app.engine.options import Option, OptionValue, checked_options
 from app.engine.rating import timeout_gains
 from app.engine.shuffle import commitment, deal_order
-from app.engine.tiles import Tile, TileSet, tile_set, value_order
+from app.engine.tiles import Tile, TileSet, not_a_tile, tile_set, value_order
 
 __all__ = [
     "LEFT", "RECORD_FORMAT", "RIGHT", "Event", "Game", "Move", "Placement", "Result", "Standings"
 ]
 
 RECORD_FORMAT = "domino-record/1"
+# Editions of the rule book. A game plays by the current one; a record of a game finished
+# under the first (before RULES.md pinned the points its first edition left open) says
+# `"rules": 1` and is replayed by the readings of then (`Game.rules`).
+FIRST_RULES = 1
+RULES = 2
 # The server's clock as the engine may read it: epoch milliseconds. The engine never reads
 # a clock of its own; a variant whose rules depend on time (General, RULES §12) is handed
 # one by whoever runs it live, and a replay uses the times the record wrote instead.
@@ -128,6 +138,7 @@ class VariantInfo(TypedDict):
     layout: str  # "line" | "spinner" | "trains"
     wins: str  # "higher" | "lower"
     teams: bool
+    loser: str | None  # what the loser of a game is called ("goat"), if anything
 
 
 class Placement(NamedTuple):
@@ -180,6 +191,7 @@ class Game(ABC):
     team_play: ClassVar[bool] = False
     move_fields: ClassVar[tuple[str, ...]] = ()
     losers_called: ClassVar[str | None] = None
+    loser_word: ClassVar[str | None] = None  # GET /api/variants' `loser`: "goat", "donkey"
     history_keys: ClassVar[tuple[str, ...]] = ("scores",)
 
     ts: ClassVar[TileSet]
@@ -224,6 +236,9 @@ class Game(ABC):
         self.timed_out: dict[str, Any] | None = None
         self.result: Result | None = None
         self.clock: Clock | None = None  # set by the live path; not part of the state
+        # The edition of the rule book this game plays by (set before `start()`): RULES,
+        # or FIRST_RULES for a game begun before the book was pinned (its record says so).
+        self.rules = RULES
 
     # ----------------------------------------------------------------- the variant
     @classmethod
@@ -249,6 +264,7 @@ class Game(ABC):
             "layout": cls.layout,
             "wins": cls.wins,
             "teams": cls.team_play,
+            "loser": cls.loser_word,
         }
 
     # ----------------------------------------------------------------- variant hooks
@@ -413,6 +429,12 @@ class Game(ABC):
         cannot be so. Default: nothing to recall."""
         return None
 
+    def check_finished_round(self, written: Mapping[str, Any]) -> None:
+        """A replay hands over a record's round again once its moves have finished it (by
+        going out or a fish); raise IllegalMove if a field the round must then give is
+        missing (e.g. General's `ended_ms`). Default: none is required."""
+        return None
+
     def extra_view(self) -> dict[str, Any]:
         return {}
 
@@ -533,9 +555,7 @@ class Game(ABC):
         try:
             tid = self.ts.ids[tile]
         except (KeyError, TypeError):
-            raise IllegalMove(
-                f"{tile!r} is not a tile of the double-{self.max_pip} set"
-            ) from None
+            raise IllegalMove(not_a_tile(tile, self.max_pip)) from None
         bit = 1 << tid
         if not self.hands[seat] & bit:
             raise IllegalMove(f"{self.ts.names[tid]} is not in your hand")
@@ -596,9 +616,7 @@ class Game(ABC):
                     try:
                         also.append(Placement(self.ts.tiles[self.ts.ids[p.get("tile")]], p["end"]))
                     except (KeyError, TypeError):
-                        raise IllegalMove(
-                            f"{p.get('tile')!r} is not a tile of the double-{self.max_pip} set"
-                        ) from None
+                        raise IllegalMove(not_a_tile(p.get("tile"), self.max_pip)) from None
             elif isinstance(value, bool | int | str):
                 flags.append((name, value))
             else:
@@ -785,7 +803,7 @@ class Game(ABC):
         """
         hidden = ("hands", "bazaar") if self.seed is not None else ()
         rounds = [{k: v for k, v in rd.items() if k not in hidden} for rd in self.rounds]
-        return {
+        record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "variant": self.variant,
             "options": dict(self.options),
@@ -795,6 +813,9 @@ class Game(ABC):
             "timeout": self.timed_out,
             "result": self.result,
         }
+        if self.rules != RULES:
+            record["rules"] = self.rules  # replayed by that edition's readings
+        return record
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -817,6 +838,7 @@ class Game(ABC):
             "rounds": _copy_rounds(self.rounds),
             "timed_out": self.timed_out,
             "result": self.result,
+            "rules": self.rules,
             **self.state_extra(),
         }
 
@@ -837,6 +859,8 @@ class Game(ABC):
         self.rounds = _copy_rounds(data["rounds"])
         self.timed_out = data["timed_out"]
         self.result = data["result"]
+        # A state saved before editions were written is a game begun under the first.
+        self.rules = data.get("rules", FIRST_RULES)
         self.load_extra(data)
 
     def copy(self) -> Self:

@@ -2,6 +2,8 @@
 
 - Four players, partners opposite; double-six, 7 tiles each, no bazaar; two ends, a player
   who cannot place knocks.
+- Goat's family (app/engine/goat_family.py): the redeal (§1.1) and the fish of §1.4 (both
+  ends v and the six non-doubles with v down, v-v held or not).
 - Every round is led by the holder of 1-1, who must lead it.
 - A player who goes out with 0-0 or 6-6 as his last tile is a General: his team scores one.
   Every other round end and every fish (nobody can place) scores nothing.
@@ -16,7 +18,12 @@ clock (`Game.clock`, epoch ms); the game notes when it started and writes each r
 as `ended_ms` (milliseconds since the start) into the round, so the record carries it. A
 replay takes the times the record wrote (`recall_round`) and so ends the game exactly where
 the server did. A game with no clock and no written times (a bot's search ahead, a test)
-takes no time: its rounds end at the time of the round before (0 at first).
+takes no time: its rounds end at the time of the round before (0 at first). A record's
+finished round without its `ended_ms` is refused (`check_finished_round`).
+
+The first edition of the rules (records marked `"rules": 1`) dealt once, ended a round only
+when nobody could place, and replayed a finished round without `ended_ms` as ending when the
+round before did.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
-from app.engine.game import Event, Game, Result, Standings
+from app.engine.game import FIRST_RULES, RULES, Event, Result, Standings
+from app.engine.goat_family import GoatFamily
 from app.engine.options import Option
 from app.engine.rating import margin_gains
 from app.engine.teams import TEAM_PLAYERS, Sides
@@ -37,7 +45,7 @@ LEAD_TILE = "1-1"
 ENDED_MS = "ended_ms"  # each round's end, milliseconds since the start (PROTOCOL §3)
 
 
-class General(Game):
+class General(GoatFamily):
     variant: ClassVar[str] = "general"
     title: ClassVar[str] = "General"
     min_players: ClassVar[int] = TEAM_PLAYERS
@@ -47,6 +55,7 @@ class General(Game):
     }
     team_play: ClassVar[bool] = True
     history_keys: ClassVar[tuple[str, ...]] = ("scores", ENDED_MS)
+    goat_rules_since: ClassVar[int] = RULES
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
@@ -64,9 +73,6 @@ class General(Game):
         if self.clock is not None:
             self.started_ms = self.clock()
         return super().start()
-
-    def hand_size(self) -> int:
-        return 7
 
     def lead_for_round(self) -> tuple[int, int | None]:
         return self.first_held([self.ts.ids[LEAD_TILE]])  # no bazaar: a hand holds 1-1
@@ -87,6 +93,13 @@ class General(Game):
                 f"round's end ({self.ended_ms}), not {at!r}"
             )
         self.recalled_ms = at
+
+    def check_finished_round(self, written: Mapping[str, Any]) -> None:
+        if ENDED_MS not in written and self.rules != FIRST_RULES:
+            raise IllegalMove(
+                f"a finished round must give its {ENDED_MS} (when it ended, milliseconds since "
+                "the start)"
+            )
 
     def _round_end_ms(self) -> int:
         """When the round that is ending ended: as written (a replay), by the clock (live),
@@ -138,6 +151,8 @@ class General(Game):
             "generals": list(self.generals),
             "minutes": self.options["minutes"],
             ENDED_MS: self.ended_ms,
+            # the clock's time at the start (None without one): the table shows the time left
+            "started_ms": self.started_ms,
         }
 
     def state_extra(self) -> dict[str, Any]:

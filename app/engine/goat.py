@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
 from typing import Any, ClassVar
 
-from app.engine.game import Game, Result, Standings
-from app.engine.layouts import LEFT, RIGHT
+from app.engine.game import Result, Standings
+from app.engine.goat_family import GoatFamily
 from app.engine.options import TEAMS, Option
 from app.engine.rating import goat_gains
 from app.engine.scoring import Standing, goat_hand_points, goats, settle_goat_round
 from app.engine.teams import Sides, check_team_players
 
-MAX_DOUBLES = 4  # a hand with 5 or more doubles is redealt (RULES 1.1)
-MAX_OF_ONE_NUMBER = 5  # ... and so is one with 6 or more tiles sharing a number
 
+class Goat(GoatFamily):
+    """The deal, the redeal, the leads and the fish are the family's (goat_family.py)."""
 
-class Goat(Game):
     variant: ClassVar[str] = "goat"
     title: ClassVar[str] = "Goat"
     options_spec: ClassVar[dict[str, Option]] = {
@@ -27,6 +24,7 @@ class Goat(Game):
     wins: ClassVar[str] = "lower"
     team_play: ClassVar[bool] = True
     losers_called: ClassVar[str | None] = "goats"
+    loser_word: ClassVar[str | None] = "goat"
     history_keys: ClassVar[tuple[str, ...]] = ("scores", "remembered", "carry")
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
@@ -43,38 +41,6 @@ class Goat(Game):
     def side(self, seat: int) -> int:
         """The index of the standing `seat` plays for: its team, or itself."""
         return self.sides.of(seat)
-
-    def hand_size(self) -> int:
-        return 7
-
-    def needs_redeal(self, hands: Sequence[int]) -> bool:
-        doubles, suits = self.ts.doubles, self.ts.suits
-        for hand in hands:
-            if (hand & doubles).bit_count() > MAX_DOUBLES:
-                return True
-            for suit in suits:
-                if (hand & suit).bit_count() > MAX_OF_ONE_NUMBER:
-                    return True
-        return False
-
-    def lead_for_round(self) -> tuple[int, int | None]:
-        if self.round == 0:
-            return self.first_held(self.first_lead_order())
-        previous = self.rounds[self.round - 1]["end"]
-        return previous["by"], None
-
-    @classmethod
-    @cache
-    def first_lead_order(cls) -> list[int]:
-        """1-1 first, then 2-2 ... 6-6, then 0-0, then the highest non-double (RULES 1.2)."""
-        doubles = cls.double_ids()
-        return doubles[1:] + doubles[:1] + cls.value_ids()
-
-    def makes_fish(self) -> bool:
-        # Both ends show v and every non-double with v is down, whether or not v-v is (1.4).
-        ends = self.board.open
-        v = ends[LEFT]
-        return v == ends[RIGHT] and self.board.on_table[v] == self.max_pip
 
     def hand_points(self, hand: int) -> int:
         return goat_hand_points(self.ts.tiles_of(hand))

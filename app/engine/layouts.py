@@ -488,5 +488,3 @@ class Trains(Layout):
         self.trains = {end: list(arm) for end, arm in source.trains.items()}
         self.markers = set(source.markers)
 
-
-LAYOUT_KINDS: tuple[str, ...] = (Line.kind, Spinner.kind, Trains.kind)

@@ -15,8 +15,10 @@ module is the turn policy on top of it:
   else it passes and puts a marker on its own train. The marker comes off when the seat next
   plays on its own train.
 - `plays_again`: a double makes its player play again; the tile after it must cover it.
-- a round ends when a player goes out (on a double too) or when the pot is empty and no
-  seat can place a tile (a block, recorded as "fish" by the last placer).
+- a round ends when a player goes out (on a double too) or when it is blocked: the pot is
+  empty and every player, in turn, has passed since the last tile was placed (a pass puts
+  a marker on the passer's train, so the players after him may play there; only a full
+  turn round of passes ends it). A block is recorded as "fish" by the last placer.
 
 Choices where RULES §5 is silent:
 - A seat's "first turn" ends with its first placement of a non-double or its first pass;
@@ -27,6 +29,9 @@ Choices where RULES §5 is silent:
   by the spread of totals as for "lower wins" (there is no target to normalise by).
 - The engine placement and the draws for it are events (`engine`: the seat and the number,
   `draw`: the seat and a count), never naming a drawn tile.
+
+The first edition of the rules (records marked `"rules": 1`) judged the block right after
+each pass: the pot empty and no seat able to place a tile at that moment.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
-from app.engine.game import Event, Game, Move, Result, Standings
+from app.engine.game import FIRST_RULES, Event, Game, Move, Result, Standings
 from app.engine.layouts import MEXICAN, Layout, Trains, train_end
 from app.engine.options import Option
 from app.engine.rating import lower_wins_gains
@@ -185,9 +190,11 @@ class MexicanTrain(Game):
         return False
 
     def is_blocked(self, passes: int) -> bool:
-        """The pot is empty and no seat can place a tile (a pass can open trains to others,
-        so counting passes is not enough)."""
-        return not self.bazaar and not any(self.can_place(s) for s in range(self.players))
+        """The pot is empty and every seat, in turn, has passed since the last placement
+        (RULES §5). The first rules: the pot is empty and no seat can place a tile now."""
+        if self.rules == FIRST_RULES:
+            return not self.bazaar and not any(self.can_place(s) for s in range(self.players))
+        return passes >= self.players and not self.bazaar
 
     # -- scoring ---------------------------------------------------------------------------
     def hand_points(self, hand: int) -> int:

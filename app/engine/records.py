@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any, NoReturn
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
-from app.engine.game import RECORD_FORMAT, TIMEOUT_REASONS, Game
+from app.engine.game import FIRST_RULES, RECORD_FORMAT, TIMEOUT_REASONS, Game
 from app.engine.tiles import Tile, full_set, parse_tile
 from app.engine.variants import VARIANTS, validate_options
 
@@ -124,6 +124,7 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
     # Replaying once more on the found deals, dealing each round only when asked, leaves
     # each round's last position in place (a seeded game deals the next round at once).
     game = type(played)(played.players, played.options, played.seed)
+    game.rules = played.rules
     game.auto_deal = False
     game.start()
     timeout = record.get("timeout")
@@ -143,6 +144,28 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
     return positions
 
 
+def replay_events(record: Any) -> list[dict[str, Any]]:
+    """The events a recorded game made, move by move, as its players were sent them, and
+    nothing else (no position, no hand): the log of a game for whoever arrives after it
+    began. A seeded record of a running game is replayed as far as it goes."""
+    played, _players = _replay(record)
+    game = type(played)(played.players, played.options, played.seed)
+    game.auto_deal = False
+    game.start()
+    timeout = record.get("timeout")
+    events: list[dict[str, Any]] = []
+    for r, (rd, dealt) in enumerate(zip(record["rounds"], played.rounds, strict=False)):
+        events += game.deal(dealt["hands"], dealt["bazaar"])
+        game.recall_round(rd)
+        for move in rd.get("moves", []):
+            events += game.play(
+                move["seat"], move["tile"], move.get("end"), **_move_fields(game, move)
+            )
+        if timeout is not None and timeout["round"] == r:
+            events += game.timeout(timeout["seat"], timeout.get("reason", "timeout"))
+    return events
+
+
 def _position(
     game: Game, r: int, m: int, move: dict[str, Any] | None, events: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -152,6 +175,7 @@ def _position(
         "move": m,
         "played": move,
         "events": events,
+        "layout": view["layout"],
         "chain": view["chain"],
         "ends": view["ends"],
         "hands": game.hand_names(),
@@ -191,8 +215,15 @@ def _replay(record: Any) -> tuple[Game, list[str]]:
         and timeout.get("reason", "timeout") in TIMEOUT_REASONS
     ):
         _fail(0, 0, 'timeout must be null or {round, seat, reason?: "timeout"|"resign"}')
+    # `"rules": 1` marks a game finished under the first edition of the rules: it is
+    # replayed by that edition's readings. Without it, by the rules as they are now.
+    rules = record.get("rules")
+    if rules is not None and not (_is_int(rules) and rules == FIRST_RULES):
+        _fail(0, 0, f"rules must be {FIRST_RULES} (a game of the first rules) or absent")
 
     game = VARIANTS[variant](len(players), options, seed)
+    if rules is not None:
+        game.rules = rules
     game.start()
     for r, rd in enumerate(rounds):
         if game.status != "playing":
@@ -201,12 +232,22 @@ def _replay(record: Any) -> tuple[Game, list[str]]:
             _deal_given(game, rd, r)
         else:
             _check_seeded_deal(game, rd, r)
+        # A fault in the round's own fields is named just past its last move (PROTOCOL §5),
+        # after any fault of its moves.
+        fault = None
         try:
             game.recall_round(rd)
         except IllegalMove as exc:
-            _fail(r, 0, str(exc))
+            fault = str(exc)
         moves = rd.get("moves", [])
         _play_moves(game, moves, r)
+        if fault is None and "end" in game.rounds[r] and game.rounds[r]["end"]["kind"] != "timeout":
+            try:
+                game.check_finished_round(rd)
+            except IllegalMove as exc:
+                fault = str(exc)
+        if fault is not None:
+            _fail(r, len(moves), fault)
         if timeout is not None and timeout["round"] == r:
             if game.status != "playing" or game.round != r:
                 _fail(r, len(rd.get("moves", [])), "a timeout after the round had ended")

@@ -2,9 +2,13 @@
 
 - Two or four players (four may play as teams, partners opposite), double-six, 7 tiles each,
   the rest the bazaar (draw until playable, knock, RULES §1.3).
-- The smallest double leads the first round (it must be led). Choice: with no double in any
-  hand (two players, the doubles all in the bazaar) the lowest tile leads, lowest by the
-  order of RULES §1.2 read backwards.
+- Goat's family (app/engine/goat_family.py): the redeal (§1.1), the lead of every later
+  round by the player who went out or, after a fish, the fisherman (§1.2), and the fish of
+  §1.4 (both ends v and the six non-doubles with v down, v-v held or not, the bazaar empty
+  or not).
+- The smallest double leads the first round (it must be led); with no double in any hand
+  (two players, the doubles all in the bazaar) the smallest tile in §1.2's order (0-1,
+  0-2, 1-2, 0-3, ...).
 - Only the round winner writes: the losers' hands summed (special hands: only 0-0 = 25,
   only 6-6 = 50, both = 75), and only when that is more than 25. A write wipes every other
   side's written points to 0 ("when another player then wins a round with more than 25").
@@ -13,9 +17,8 @@
 - Two doubles may be played in one turn, one on each end, when both fit: one move whose
   `also` places the second (PROTOCOL §2a: the move and its record entry carry
   `"also": [{"tile", "end"}]`). Never on the lead.
-- A fish (nobody can move, the bazaar empty) is scored as in §2: the lowest hand wins and
-  writes the others' hands minus its own (more than 25 only, as every write); a tie for the
-  lowest writes nothing.
+- A fish is scored as in §2: the lowest hand wins and writes the others' hands minus its
+  own (more than 25 only, as every write); a tie for the lowest writes nothing.
 
 Choices where §7 is silent:
 - Teams: the side that went out (or in a fish the side whose two hands count less) writes
@@ -23,10 +26,12 @@ Choices where §7 is silent:
   and the specials are per side.
 - A move that places two doubles and empties the hand goes out "on" both of them: with 0-0
   among them it is a bald goat; with 6-6 (and no 0-0) the 6-6 rule applies.
-- Later rounds are led by the previous round's winner (any tile); after a fish with a tie
-  for the lowest hand, by whoever placed the last tile.
 - Ratings (RULES §9, "higher wins", target 125): a game won by a special going-out is rated
   as if the winners had reached 125, S = 100 * (125 - own) / 125 for the others.
+
+The first edition of the rules (records marked `"rules": 1`) dealt once, ended a round only
+when nobody could move with the bazaar empty, and gave the next lead after a fish to the
+fish's winner (on a tie, to whoever placed the last tile).
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from functools import cache
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove, OptionsError
-from app.engine.game import Game, Move, Placement, Result, Standings
+from app.engine.game import FIRST_RULES, RULES, Move, Placement, Result, Standings
+from app.engine.goat_family import GoatFamily
 from app.engine.layouts import LEFT, RIGHT
 from app.engine.options import TEAMS, Option
 from app.engine.rating import higher_wins_gains
@@ -55,18 +61,19 @@ def sea_goat_write(losers: int) -> int:
     return losers if losers > WRITES_ABOVE else 0
 
 
-class SeaGoat(Game):
+class SeaGoat(GoatFamily):
     variant: ClassVar[str] = "sea_goat"
     title: ClassVar[str] = "Sea Goat"
     options_spec: ClassVar[dict[str, Option]] = {"teams": TEAMS}
     team_play: ClassVar[bool] = True
     move_fields: ClassVar[tuple[str, ...]] = ("also",)
+    goat_rules_since: ClassVar[int] = RULES
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:
         super().__init__(players, options, seed)
         self.sides = Sides(players, bool(options.get("teams")))
         self.totals = [0] * self.sides.count  # written points by side
-        self.next_lead: int | None = None
+        self.next_lead: int | None = None  # the round's winner (the first rules' next leader)
         self.won_by: str | None = None  # BALD_GOAT or SIX_SIX once a going-out won the game
 
     @classmethod
@@ -75,10 +82,7 @@ class SeaGoat(Game):
             raise OptionsError(f"{cls.title} is played by 2 or 4 players, not 3")
         check_team_players(cls.title, players, bool(options["teams"]))
 
-    # -- deal and lead -----------------------------------------------------------------
-    def hand_size(self) -> int:
-        return 7
-
+    # -- lead --------------------------------------------------------------------------
     @classmethod
     @cache
     def first_lead_order(cls) -> list[int]:
@@ -86,9 +90,9 @@ class SeaGoat(Game):
         return cls.double_ids() + cls.value_ids()[::-1]
 
     def lead_for_round(self) -> tuple[int, int | None]:
-        if self.round == 0 or self.next_lead is None:
-            return self.first_held(self.first_lead_order())
-        return self.next_lead, None
+        if self.rules == FIRST_RULES and self.round > 0 and self.next_lead is not None:
+            return self.next_lead, None
+        return super().lead_for_round()
 
     # -- two doubles in one turn -------------------------------------------------------------
     def moves_for(self, seat: int) -> Iterator[Move]:

@@ -37,18 +37,24 @@ def full_set(max_pip: int) -> tuple[Tile, ...]:
 
 @cache
 def _by_name(max_pip: int) -> dict[str, Tile]:
-    names: dict[str, Tile] = {}
-    for t in full_set(max_pip):
-        names[str(t)] = t
-        names[f"{t.high}-{t.low}"] = t
-    return names
+    return {str(t): t for t in full_set(max_pip)}
+
+
+def not_a_tile(text: object, max_pip: int) -> str:
+    """Why `text` names no tile of a double-`max_pip` set: a tile is written "a-b" with
+    a <= b, so "5-3" is refused like any other string (PROTOCOL, tiles)."""
+    if isinstance(text, str):
+        low, dash, high = text.partition("-")
+        if dash and low.isdigit() and high.isdigit() and int(low) > int(high):
+            return f"{text!r} is written backwards: say {f'{high}-{low}'!r}"
+    return f"{text!r} is not a tile of the double-{max_pip} set"
 
 
 def parse_tile(text: object, max_pip: int = 6) -> Tile:
-    """The tile named "a-b" (either order) in a double-`max_pip` set; ValueError otherwise."""
+    """The tile named "a-b" (a <= b) in a double-`max_pip` set; ValueError otherwise."""
     tile = _by_name(max_pip).get(text) if isinstance(text, str) else None
     if tile is None:
-        raise ValueError(f"{text!r} is not a tile of the double-{max_pip} set")
+        raise ValueError(not_a_tile(text, max_pip))
     return tile
 
 
@@ -81,8 +87,7 @@ class TileSet:
         self.ids: dict[object, int] = {}
         for i, t in enumerate(self.tiles):
             self.ids[t] = i
-            self.ids[str(t)] = i
-            self.ids[f"{t.high}-{t.low}"] = i
+            self.ids[str(t)] = i  # only "a-b" with a <= b names a tile
         self.suits = tuple(
             sum(1 << i for i, t in enumerate(self.tiles) if n in (t.low, t.high))
             for n in range(max_pip + 1)
@@ -103,11 +108,11 @@ class TileSet:
         )
 
     def id_of(self, tile: object) -> int:
-        """The id of a Tile or a tile name in either order; ValueError otherwise."""
+        """The id of a Tile or a tile name ("a-b", a <= b); ValueError otherwise."""
         try:
             return self.ids[tile]
         except (KeyError, TypeError):
-            raise ValueError(f"{tile!r} is not a tile of the double-{self.max_pip} set") from None
+            raise ValueError(not_a_tile(tile, self.max_pip)) from None
 
     def mask(self, ids: Iterable[int]) -> int:
         """The bit mask of these tile ids."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -225,14 +225,10 @@ def change_head(announcement: str) -> tuple[int, str] | None:
 
 @dataclass(frozen=True)
 class Versioned:
-    """A table's state as read, with the version a compare-and-set must name.
-
-    `log_json`: each entry of the state's event log as JSON, in order, when the process
-    that made the state kept them (None: a state read from the store)."""
+    """A table's JSON state as read, with the version a compare-and-set must name."""
 
     version: int
     state: dict[str, Any]
-    log_json: tuple[bytes, ...] | None = None
 
 
 def _versioned(row: list[Any]) -> Versioned | None:
@@ -310,8 +306,34 @@ def connect(
                                                           decode_responses=True))
 
 
-# Called with (table_id, version, state, game, log_json) after each write this process made.
-LocalChange = Callable[[str, int, dict[str, Any], Any, tuple[bytes, ...] | None], object]
+# Called by the writer (the services' table and its game) after each write this process made.
+LocalChange = Callable[[Any, Any], object]
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One compare-and-set write of a table (see `LiveStore.write`).
+
+    `data`: the new state's JSON; `expected`: the version the writer read (0: a new table);
+    `created_ms`: when the table was made (its place in the lobby index); `deadline_ms`:
+    when the clock must look at the table next (None: never); `finished`: the game just
+    ended (its result is queued for the database writer) and `retire_at_ms` when it leaves
+    the lobby; `listed`: False keeps a table out of the lobby's index; `lobby_entry`: the
+    table as the lobby shows it, when that changed; `archive`: rounds that just became
+    history; `snapshot`: the table is due a copy in the database (see `due_snapshots`).
+    """
+
+    table_id: str
+    expected: int
+    data: bytes
+    created_ms: int
+    deadline_ms: int | None = None
+    finished: bool = False
+    retire_at_ms: int | None = None
+    listed: bool = True
+    lobby_entry: dict[str, Any] | None = None
+    archive: Sequence[dict[str, Any]] = ()
+    snapshot: bool = False
 
 
 class LiveStore:
@@ -429,37 +451,21 @@ class LiveStore:
         rounds = await self.redis.lrange(self.keys.rounds(table_id), start, stop)
         return [orjson.loads(x) for x in rounds]
 
-    async def write(
-        self,
-        table_id: str,
-        expected: int,
-        state: dict[str, Any],
-        *,
-        deadline_ms: int | None,
-        created_ms: int,
-        finished: bool = False,
-        retire_at_ms: int | None = None,
-        listed: bool = True,
-        lobby_entry: dict[str, Any] | None = None,
-        archive: list[dict[str, Any]] = (),  # type: ignore[assignment]
-        snapshot: bool = False,
-        charge: Charge | None = None,
-        serialised: dict[str, bytes] | None = None,
-    ) -> int | None:
-        """Store `state` if the table is still at version `expected` (0: does not exist).
+    async def write(self, write: Write, charge: Charge | None = None) -> int | None:
+        """Store `write.data` if the table is still at version `write.expected` (0: does not
+        exist).
 
         Returns the new version, or None when someone else changed the table first.
-        Announces the change with the state on the table's channel, and `lobby_entry`
-        (the table as the lobby shows it, when that changed) on the lobby's. `archive`:
-        rounds to append to the table's round archive in the same step. `snapshot`: the
-        table is due a copy in the database (see `due_snapshots`). `charge`: the rate
-        limits of the request that makes this change, taken in the same step, only if the
-        table is at `expected` (a refused one raises `Refused` and writes nothing).
-        `serialised`: fields of `state` given as their JSON already (stored as given).
+        Announces the change with the state on the table's channel, and the lobby entry
+        (when it changed) on the lobby's; appends the rounds of `write.archive` to the
+        table's round archive in the same step (see `Write`). `charge`: the rate limits of
+        the request that makes this change, taken in the same step, only if the table is at
+        `expected` (a refused one raises `Refused` and writes nothing).
         """
         charged = charge is not None and charge.verdict is None and bool(charge.keys)
         bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
         k = self.keys
+        table_id = write.table_id
         result = await run_script(
             self._write, self.runner,
             [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
@@ -467,22 +473,21 @@ class LiveStore:
             [
                 len(bucket_keys),
                 *bucket_args,
-                expected,
-                dumps(state if not serialised else
-                      {**state, **{k: orjson.Fragment(v) for k, v in serialised.items()}}),
+                write.expected,
+                write.data,
                 table_id,
-                "" if deadline_ms is None else deadline_ms,
-                created_ms,
-                "1" if finished else "0",
-                "" if retire_at_ms is None else retire_at_ms,
+                "" if write.deadline_ms is None else write.deadline_ms,
+                write.created_ms,
+                "1" if write.finished else "0",
+                "" if write.retire_at_ms is None else write.retire_at_ms,
                 k.table_channel(table_id),
                 k.lobby_channel,
-                "1" if listed else "0",
-                "" if lobby_entry is None else dumps(lobby_entry),
+                "1" if write.listed else "0",
+                "" if write.lobby_entry is None else dumps(write.lobby_entry),
                 f"{self.writer_prefix}{next(self._writes)}",
-                "1" if snapshot else "0",
+                "1" if write.snapshot else "0",
                 self.writer_prefix,
-                *(dumps(rd) for rd in archive),
+                *(dumps(rd) for rd in write.archive),
             ],
         )
         result = int(result)
@@ -511,13 +516,15 @@ class LiveStore:
         self,
         table_id: str,
         version: int,
-        state: dict[str, Any],
+        data: bytes,
         rounds: list[dict[str, Any]],
         *,
+        created_ms: int,
         deadline_ms: int | None,
         lobby_entry: dict[str, Any] | None,
     ) -> bool:
-        """Put back a table this store lost, at `version`; False if the table exists (then
+        """Put back a table this store lost (`data`: its JSON state, made at `created_ms`), at
+        `version`; False if the table exists (then
         nothing changes: another process restored it first, or it was never lost)."""
         k = self.keys
         done = await self._restore(
@@ -525,10 +532,10 @@ class LiveStore:
                   k.listeners(table_id)],
             args=[
                 version,
-                dumps(state),
+                data,
                 table_id,
                 "" if deadline_ms is None else deadline_ms,
-                state["created_at"],
+                created_ms,
                 "1" if lobby_entry is not None else "0",
                 k.table_channel(table_id),
                 k.lobby_channel,

@@ -24,7 +24,8 @@ from app.live.store import LiveStore
 from app.services import lobby, play
 from app.services.finish import Finisher
 from app.services.seats import bot_entry, bot_on_turn
-from app.services.tables import Change, ServiceError, build_view, game_of, seat_of
+from app.services.table import Person, Table
+from app.services.tables import Change, ServiceError, build_view, game_of, load
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,8 @@ async def add_bot(
             "bad_request", f"unknown strength {strength!r}; choose {', '.join(STRENGTHS)}", 422
         )
 
-    def check(state: dict[str, Any]) -> None:
-        if seat_of(state, requester_id) is None:
+    def check(table: Table) -> None:
+        if table.seat_of(requester_id) is None:
             raise ServiceError("not_seated", "only a player seated at this table adds bots", 409)
         if state["rated"]:  # see app.services.fairness
             raise ServiceError(
@@ -82,16 +83,16 @@ class BotTurns:
         """The clock's call for a table whose wake-up time has come: a bot's turn is played
         in the background (so one bot's thinking never holds up another table's clock);
         anything else is a person's deadline (play.expire)."""
-        current = await self.store.load(table_id)
-        if current is not None and current.state["status"] == "playing":
-            game = game_of(current.state)
-            who = bot_on_turn(current.state, game)
+        table = await load(self.store, table_id)
+        if table is not None and table.status == "playing":
+            game = game_of(table)
+            who = bot_on_turn(table, game)
             # (At the end of a pause between rounds, play.expire starts the round first.)
-            if who is not None and game is not None and not current.state.get("next_round_at"):
+            if who is not None and game is not None and not table.next_round_at:
                 if table_id not in self._thinking:
                     self._thinking.add(table_id)
-                    view = build_view(current.state, game, game.turn, set())
-                    task = asyncio.create_task(self.move(table_id, current.version, who, view))
+                    view = build_view(table, game, game.turn, set())
+                    task = asyncio.create_task(self.move(table_id, table.version, who, view))
                     self._tasks.add(task)
                     task.add_done_callback(self._tasks.discard)
                     task.add_done_callback(lambda _: self._thinking.discard(table_id))
@@ -99,15 +100,16 @@ class BotTurns:
         return await play.expire(self.store, table_id)
 
     async def move(
-        self, table_id: str, version: int, who: dict[str, Any], view: dict[str, Any]
+        self, table_id: str, version: int, who: Person, view: dict[str, Any]
     ) -> None:
         try:
-            player = player_for(who["bot"], self.think_seconds)
+            assert who.bot is not None
+            player = player_for(who.bot, self.think_seconds)
             move = await asyncio.get_running_loop().run_in_executor(
                 self._thinkers, player.choose, SeatView.of(view), random.Random()
             )
             change = await play.play(
-                self.store, who["id"], table_id, move.tile, move.end, version,
+                self.store, who.id, table_id, move.tile, move.end, version,
                 fields=move.extra,
             )
         except ServiceError as error:

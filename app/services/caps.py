@@ -20,7 +20,8 @@ from app import metrics
 from app.config import Settings
 from app.live.caps import Caps
 from app.live.store import LiveStore
-from app.services.tables import ServiceError, now_ms
+from app.services.table import REMOVE, Remove, Table
+from app.services.tables import ServiceError, load, now_ms, transact
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,11 @@ SOCKET_LEASE_MS = 180_000
 SOCKET_RENEW_SECONDS = 60.0
 # A removal claimed by a process that died is tried again after this long.
 EXPIRY_LEASE_MS = 30_000
+
+
+def lapse(table: Table) -> Remove | None:
+    """A waiting table nobody filled in time goes; a started one stays."""
+    return REMOVE if table.status == "waiting" else None
 
 
 class PlayerCaps:
@@ -54,8 +60,8 @@ class PlayerCaps:
             now = now_ms()
             over = []
             for held in await self.caps.held(WAITING, player_id, now):
-                current = await self.store.load(held)
-                if current is None or current.state["status"] != "waiting":
+                table = await load(self.store, held)
+                if table is None or table.status != "waiting":
                     over.append(held)
             expires = now + self.waiting_ms
             if not await self.caps.lease(WAITING, player_id, table_id, self.max_waiting, now,
@@ -73,10 +79,13 @@ class PlayerCaps:
         """Remove the waiting tables whose time is up; returns how many were removed."""
         removed = 0
         for table_id in await self.caps.waiting_due(now_ms(), EXPIRY_LEASE_MS):
-            current = await self.store.load(table_id)
-            if current is not None and current.state["status"] == "waiting":
-                if not await self.store.delete(table_id, current.version):
-                    continue  # changed meanwhile: looked at again after the lease
+            try:
+                gone = await transact(self.store, table_id, lapse) is None
+            except ServiceError as error:
+                if error.code != "not_found":
+                    continue  # busy: looked at again after the lease
+                gone = False
+            if gone:
                 removed += 1
                 log.info("waiting table %s removed: nobody filled it in time", table_id)
             await self.caps.forget_waiting(table_id)

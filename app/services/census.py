@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from app import metrics
 from app.live.store import LiveStore
+from app.services.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +30,8 @@ class Census:
 
 
 async def take(store: LiveStore) -> Census:
-    listed = await store.listed()
-    tables = Counter((t.state["status"], t.state["variant"]) for t in listed)
+    listed = [Table.from_dict(t.state) for t in await store.listed()]
+    tables: Counter[tuple[str, str]] = Counter((t.status, t.variant) for t in listed)
     return Census(dict(tables), len(await store.unwritten()))
 
 

@@ -32,8 +32,9 @@ from redis.exceptions import RedisError
 
 from app.engine import Game
 from app.live.hub import Hub
-from app.live.store import LiveStore, Versioned
+from app.live.store import LiveStore
 from app.services.lobby import list_tables
+from app.services.table import Table
 from app.services.tables import (
     events_since,
     game_of,
@@ -74,13 +75,10 @@ _UNPARSED: Any = object()
 class Snapshot:
     """A table at one version, with the seats connected anywhere."""
 
-    table_id: str
-    version: int
-    state: dict[str, Any]
+    table: Table
     connected: set[int]
     parsed: Game | None = _UNPARSED
     spectators: int = 0
-    log_json: tuple[bytes, ...] | None = None  # see Versioned
     # Serialised once per version: the part of the view every seat shares, each seat's
     # whole view, and the events since each version a socket last had.
     _shared: dict[str, Any] | None = None
@@ -94,19 +92,23 @@ class Snapshot:
         seats = self._seats
         if seats is None:
             seats = self._seats = {}
-            for seat, who in enumerate(self.state["seats"]):
+            for seat, who in enumerate(self.table.seats):
                 if who is not None:
-                    seats.setdefault(who["id"], seat)
+                    seats.setdefault(who.id, seat)
         return None if player_id is None else seats.get(player_id)
 
     @property
-    def versioned(self) -> Versioned:
-        return Versioned(self.version, self.state, self.log_json)
+    def table_id(self) -> str:
+        return self.table.id
+
+    @property
+    def version(self) -> int:
+        return self.table.version
 
     @property
     def game(self) -> Game | None:
         if self.parsed is _UNPARSED:
-            self.parsed = game_of(self.state)
+            self.parsed = game_of(self.table)
         return self.parsed
 
     def take_game(self) -> Game | None:
@@ -129,7 +131,7 @@ class Snapshot:
         view = self._views.get(seat)
         if view is None:
             if self._shared is None:
-                self._shared = public_view(self.state, self.game, self.connected,
+                self._shared = public_view(self.table, self.game, self.connected,
                                            self.spectators)
                 # The shared object, open for the seat's own fields: `{...,`
                 self._public = orjson.dumps(self._shared)[:-1] + b","
@@ -142,7 +144,7 @@ class Snapshot:
         events = self._events.get(last_sent)
         if events is None:
             events = self._events[last_sent] = orjson.Fragment(
-                orjson.dumps(events_since(self.state, self.version, last_sent)))
+                orjson.dumps(events_since(self.table, self.version, last_sent)))
         return {
             "type": "table.state",
             "table_id": self.table_id,
@@ -162,10 +164,10 @@ class Snapshot:
             "seats": [
                 {
                     "seat": s,
-                    "player": None if who is None else who["name"],
+                    "player": None if who is None else who.name,
                     "connected": s in self.connected,
                 }
-                for s, who in enumerate(self.state["seats"])
+                for s, who in enumerate(self.table.seats)
             ],
             "spectators": self.spectators,
         }
@@ -175,7 +177,8 @@ async def load_snapshot(store: LiveStore, table_id: str) -> Snapshot | None:
     current, connected, watchers = await store.load_with_watchers(table_id, now_ms())
     if current is None:
         return None
-    return Snapshot(table_id, current.version, current.state, connected, spectators=watchers)
+    return Snapshot(Table.from_dict(current.state, current.version), connected,
+                    spectators=watchers)
 
 
 @dataclass(eq=False)
@@ -347,22 +350,19 @@ class Feed:
                 # Its presence entries expire by themselves; nothing else is left behind.
                 log.warning("unsubscribing a closed socket from %s failed: %r", table_id, error)
 
-    def deliver(self, table_id: str, version: int, state: dict[str, Any], game: Any = _UNPARSED,
-                log_json: tuple[bytes, ...] | None = None) -> Snapshot:
+    def deliver(self, table: Table, game: Any = _UNPARSED) -> Snapshot:
         """A change this process has just written: show it to the table's sockets here.
 
-        `game`: the game of `state` if the writer has it (it need not be parsed again);
-        `log_json`: its log entries as JSON (`Versioned.log_json`)."""
-        watch = self.watches.get(table_id)
+        `game`: the game of `table` if the writer has it (it need not be parsed again)."""
+        watch = self.watches.get(table.id)
         connected = set() if watch is None else watch.connected
-        if game is None and state.get("game") is not None:
+        if game is None and table.game is not None:
             game = _UNPARSED  # the writer did not have the game at hand
-        snapshot = Snapshot(table_id, version, state, connected, game,
-                            spectators=0 if watch is None else watch.spectators_now(),
-                            log_json=log_json)
+        snapshot = Snapshot(table, connected, game,
+                            spectators=0 if watch is None else watch.spectators_now())
         if watch is not None:
             if not watch.advance(snapshot) and watch.latest is not None \
-                    and watch.latest.version == version:
+                    and watch.latest.version == table.version:
                 return watch.latest
             self._after_change(watch, snapshot)
         return snapshot
@@ -446,8 +446,9 @@ class Feed:
         if kind == "change":
             state = message.get("state")
             version = message.get("v")
-            if isinstance(state, dict) and isinstance(version, int):
-                snapshot = Snapshot(watch.table_id, version, state, watch.connected,
+            if isinstance(state, dict) and isinstance(version, int) \
+                    and version > watch.seen():
+                snapshot = Snapshot(Table.from_dict(state, version), watch.connected,
                                     spectators=watch.spectators_now())
                 if watch.advance(snapshot):
                     self._after_change(watch, snapshot)
@@ -461,7 +462,7 @@ class Feed:
                 latest = watch.latest
                 # The next socket to read this version reads the counts as they are now.
                 latest.recount(set(watch.connected), watch.spectators_now())
-                note = Snapshot(latest.table_id, latest.version, latest.state, watch.connected,
+                note = Snapshot(latest.table, watch.connected,
                                 spectators=watch.spectators_now()).presence_message()
                 for sub in list(watch.subs):
                     sub.offer(note)

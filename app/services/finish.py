@@ -18,9 +18,8 @@ from app.db.session import Database
 from app.engine import game_from_dict
 from app.live.store import LiveStore
 from app.services.fairness import pays_ratings, with_reason
-from app.services.results import write_result
-from app.services.seats import is_bot
-from app.services.tables import FINISHED_KEEP_SECONDS, full_game_dict
+from app.services.results import FinishedGame, write_result
+from app.services.tables import FINISHED_KEEP_SECONDS, full_game_dict, load
 
 log = logging.getLogger(__name__)
 
@@ -47,31 +46,32 @@ class Finisher:
 
     async def write(self, table_id: str) -> bool:
         try:
-            current = await self.store.load(table_id)
-            stored = None if current is None else current.state["game"]
-            if current is None or stored is None or current.state["status"] != "finished":
+            table = await load(self.store, table_id)
+            stored = None if table is None else table.game
+            if table is None or stored is None or table.status != "finished" \
+                    or table.game_id is None:
                 log.error("unwritten table %s has no finished game; dropping it", table_id)
                 await self.store.redis.srem(self.store.keys.unwritten, table_id)
                 return False
-            state = current.state
-            seats = state["seats"]
+            seats = [who for who in table.seats if who is not None]
+            if len(seats) != table.players:
+                raise ValueError(f"finished table {table_id} has an empty seat")
             logs.table_id.set(table_id)
-            logs.game_id.set(state["game_id"])
+            logs.game_id.set(table.game_id)
             game = game_from_dict(await full_game_dict(self.store, table_id, stored))
-            record = game.record([who["name"] for who in seats])
-            record["result"] = with_reason(record.get("result"), state)
-            await write_result(
-                self.db,
-                game_id=state["game_id"],
+            record = game.record([who.name for who in seats])
+            record["result"] = with_reason(record.get("result"), table)
+            await write_result(self.db, FinishedGame(
+                game_id=table.game_id,
                 table_id=table_id,
                 record=record,
                 # only a game among people pays ratings and leaderboard points
-                rated=pays_ratings(state),
+                rated=pays_ratings(table),
                 # a bot's seat is nobody's: it is never paid and never rated
-                player_ids=[None if is_bot(who) else who["id"] for who in seats],
-                started_at=_when(state["started_at"]),
-                finished_at=_when(state["finished_at"]) or datetime.now(UTC),
-            )
+                player_ids=[None if who.is_bot else who.id for who in seats],
+                started_at=_when(table.started_at),
+                finished_at=_when(table.finished_at) or datetime.now(UTC),
+            ))
             await self.store.mark_written(table_id, FINISHED_KEEP_SECONDS)
             log.info("game result written")
             self._next_try.pop(table_id, None)

@@ -19,9 +19,11 @@ and every `recover_seconds`.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, select
+from sqlalchemy import Table as SqlTable
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
@@ -30,7 +32,8 @@ from app.db.models import LiveSnapshot, LiveSnapshotRound, utcnow
 from app.db.session import Database, by_dialect, write_transaction
 from app.live.store import LiveStore
 from app.services.seats import wake_at
-from app.services.tables import ARCHIVED, game_of, now_ms, public_table
+from app.services.table import Table
+from app.services.tables import ARCHIVED, game_of, load, now_ms, public_table
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +43,8 @@ VERSION_GAP = 10_000
 
 
 # Built once, run with parameters (see app.services.results).
-_snapshots = cast(Table, LiveSnapshot.__table__)
-_rounds = cast(Table, LiveSnapshotRound.__table__)
+_snapshots = cast(SqlTable, LiveSnapshot.__table__)
+_rounds = cast(SqlTable, LiveSnapshotRound.__table__)
 _FORGET = delete(_snapshots).where(_snapshots.c.table_id == bindparam("b_table"),
                                    _snapshots.c.game_id == bindparam("b_game"))
 _FORGET_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_table"),
@@ -76,9 +79,9 @@ async def forget_snapshot(session: AsyncSession, table_id: str, game_id: str) ->
     await session.execute(_FORGET_ROUNDS, names)
 
 
-def rounds_over(state: dict[str, Any]) -> int:
-    """How many of the state's rounds are over and archived (they come first)."""
-    return sum(1 for rd in state["game"]["rounds"] if rd.get(ARCHIVED))
+def rounds_over(table: Table) -> int:
+    """How many of the table's rounds are over and archived (they come first)."""
+    return 0 if table.game is None else sum(1 for rd in table.game["rounds"] if rd.get(ARCHIVED))
 
 
 class Recovery:
@@ -102,17 +105,16 @@ class Recovery:
         return saved
 
     async def _save(self, table_id: str) -> bool:
-        current = await self.store.load(table_id)
-        if current is None or current.state["status"] != "playing":
+        table = await load(self.store, table_id)
+        if table is None or table.status != "playing":
             return False  # gone, or over: the result writer has it now
-        state = current.state
-        game_id, over = state["game_id"], rounds_over(state)
+        game_id, over = table.game_id, rounds_over(table)
         row = {
             "table_id": table_id,
             "store": self.store.keys.prefix,
             "game_id": game_id,
-            "version": current.version,
-            "state": state,
+            "version": table.version,
+            "state": table.to_dict(),
             "saved_at": utcnow(),
         }
         async with self.db.session() as session, session.begin():
@@ -152,13 +154,14 @@ class Recovery:
             if snapshot is None or snapshot.store != self.store.keys.prefix:
                 return False  # none, or another live store's table (a shared database)
             written = await session.get(GameRow, snapshot.game_id)
+            saved = Table.from_dict(snapshot.state)
             if written is None:
                 # The rounds the saved state counts as over (a later copy may have added more).
                 rounds = list(await session.scalars(
                     select(_rounds.c.data)
                     .where(_rounds.c.table_id == table_id,
                            _rounds.c.game_id == snapshot.game_id,
-                           _rounds.c.number < rounds_over(snapshot.state))
+                           _rounds.c.number < rounds_over(saved))
                     .order_by(_rounds.c.number)
                 ))
         if written is not None:  # the result is in; only the snapshot's deletion was lost
@@ -166,14 +169,15 @@ class Recovery:
                 await write_transaction(session)
                 await forget_snapshot(session, table_id, snapshot.game_id)
             return False
-        state = _resumed(snapshot.state)
+        table = _resumed(saved)
         restored = await self.store.restore(
             table_id,
             snapshot.version + VERSION_GAP,
-            state,
+            table.to_json(),
             rounds,
-            deadline_ms=wake_at(state, game_of(state), now_ms()),
-            lobby_entry=public_table(state),
+            created_ms=table.created_at,
+            deadline_ms=wake_at(table, game_of(table), now_ms()),
+            lobby_entry=public_table(table),
         )
         if restored:
             metrics.tables_restored.inc()
@@ -194,13 +198,8 @@ class Recovery:
             log.warning("saving or restoring snapshots failed (%r); will retry", error)
 
 
-def _resumed(state: dict[str, Any]) -> dict[str, Any]:
-    """The snapshot's state as a table that goes on now: a fresh clock for the player on
+def _resumed(table: Table) -> Table:
+    """The snapshot's table as a table that goes on now: a fresh clock for the player on
     turn, no pause, and no events to replay."""
-    now = now_ms()
-    return {
-        **state,
-        "deadline": now + state["turn_seconds"] * 1000,
-        "next_round_at": None,
-        "log": [],
-    }
+    return replace(table, deadline=now_ms() + table.turn_seconds * 1000, next_round_at=None,
+                   log=())

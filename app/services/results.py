@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -116,24 +117,29 @@ async def _lock_ratings(
             for pid, rating, deviation, volatility in rows}
 
 
-async def _write(
-    session: AsyncSession,
-    *,
-    game_id: str,
-    table_id: str,
-    record: dict[str, Any],
-    result: Result,
-    rated: bool,
-    player_ids: Sequence[int | None],
-    started_at: datetime | None,
-    finished_at: datetime,
-) -> None:
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as it is written: its record (with the result), whether it is rated,
+    and the player id of each seat (None: a bot's seat, never paid nor rated)."""
+
+    game_id: str
+    table_id: str
+    record: dict[str, Any]
+    rated: bool
+    player_ids: Sequence[int | None]
+    started_at: datetime | None
+    finished_at: datetime
+
+
+async def _write(session: AsyncSession, finished: FinishedGame, result: Result) -> None:
+    game_id, record, rated = finished.game_id, finished.record, finished.rated
+    player_ids, started_at = finished.player_ids, finished.started_at
     variant = str(record["variant"])
     # The game row goes first: a concurrent writer of the same game blocks on its primary
     # key right here and then fails, before it has touched a single rating.
     await session.execute(_INSERT_GAME, {
         "id": game_id,
-        "table_id": table_id,
+        "table_id": finished.table_id,
         "variant": variant,
         "options": record.get("options") or {},
         "players": list(record["players"]),
@@ -141,7 +147,7 @@ async def _write(
         "seed": record.get("seed"),
         "end_reason": str(result.get("reason", "")),
         "started_at": _aware(started_at) if started_at else None,
-        "finished_at": _aware(finished_at),
+        "finished_at": _aware(finished.finished_at),
         "rated": rated,
     })
 
@@ -194,17 +200,7 @@ async def _write(
         ])
 
 
-async def write_result(
-    db: Database,
-    *,
-    game_id: str,
-    table_id: str,
-    record: dict[str, Any],
-    rated: bool,
-    player_ids: Sequence[int | None],
-    started_at: datetime | None,
-    finished_at: datetime,
-) -> bool:
+async def write_result(db: Database, finished: FinishedGame) -> bool:
     """Store a finished game and pay its ratings in one transaction.
 
     Idempotent on `game_id`: returns True if this call wrote the game, False if it was
@@ -212,26 +208,16 @@ async def write_result(
     change ratings; `record["result"]["rating"]` are the gains by seat. A seat whose
     player id is None is a bot's: nothing is written or paid for it.
     """
-    result = _check(record, player_ids)
+    result = _check(finished.record, finished.player_ids)
     try:
         async with db.session() as session, session.begin():
             await write_transaction(session)
-            await _write(
-                session,
-                game_id=game_id,
-                table_id=table_id,
-                record=record,
-                result=result,
-                rated=rated,
-                player_ids=player_ids,
-                started_at=started_at,
-                finished_at=finished_at,
-            )
-            await forget_snapshot(session, table_id, game_id)
+            await _write(session, finished, result)
+            await forget_snapshot(session, finished.table_id, finished.game_id)
     except IntegrityError:
         # Everything was rolled back. A duplicate game is the expected case; anything else
         # (an unknown player id, say) is a bug the caller must see.
-        if game_id in await written_game_ids(db, [game_id]):
+        if finished.game_id in await written_game_ids(db, [finished.game_id]):
             return False
         raise
     return True

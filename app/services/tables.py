@@ -1,28 +1,25 @@
-"""A live table's state, its public shapes (`table`, `view`) and the one way to change it.
+"""A live table's public shapes (`table`, `view`) and the one way to change it, `transact`.
 
-The state kept in the live store is a plain JSON dict:
-  id, variant, options, players (seat count), seats [{"id", "name"} | None],
-  status "waiting"|"playing"|"finished", turn_seconds, rated, created_by {"id","name"},
-  game_id, created_at/started_at/finished_at (epoch ms), deadline (ms | None),
-  game (engine `Game.to_dict()` | None), log [{"v", "events"}] (the last changes).
-
-The state holds the current round only: when a round is over and the next one dealt, the
-finished round (its deal and moves) is appended once to the store's round archive, and the
-state keeps just its `end` and standings (what views and the variants' rules need), marked
-`"archived": true`. `full_game_dict` joins them again for a record.
+The table itself (`Table`, the JSON the store keeps) is in app.services.table. Every
+command that changes a table is a function `Table -> Step` (pure: no I/O, no clock of its
+own) that `transact` applies to the table as read and writes by compare-and-set on the
+version read, again on a fresher read when another change came first.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.engine import VARIANTS, Game, game_from_dict
+from app.engine.game import Event
 from app.live.ratelimit import Charge
-from app.live.store import LiveStore, Versioned, dumps
+from app.live.store import LiveStore, Write, dumps
 from app.services.fairness import with_reason
-from app.services.seats import is_bot, wake_at
+from app.services.seats import wake_at
+from app.services.table import LogEntry, Remove, Step, Table
 
 # What a finished round keeps in the hot state; the rest is in the round archive.
 ARCHIVED = "archived"
@@ -54,64 +51,55 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def seat_of(state: dict[str, Any], player_id: int | None) -> int | None:
-    if player_id is None:
-        return None
-    for seat, who in enumerate(state["seats"]):
-        if who is not None and who["id"] == player_id:
-            return seat
-    return None
-
-
-def pause_remaining(state: dict[str, Any]) -> int:
+def pause_remaining(table: Table, now: int | None = None) -> int:
     """Milliseconds left of the pause between two rounds (0: no pause now)."""
-    until = state.get("next_round_at")
-    return 0 if until is None else max(0, until - now_ms())
+    until = table.next_round_at
+    return 0 if until is None else max(0, until - (now_ms() if now is None else now))
 
 
-def game_of(state: dict[str, Any]) -> Game | None:
+def game_of(table: Table) -> Game | None:
     """The table's game, reading the server's clock (`now_ms`) where its rules need the
     time (General, RULES §12)."""
-    return None if state["game"] is None else game_from_dict(state["game"], clock=now_ms)
+    return None if table.game is None else game_from_dict(table.game, clock=now_ms)
 
 
-def public_table(state: dict[str, Any]) -> dict[str, Any]:
+def public_table(table: Table) -> dict[str, Any]:
     """PROTOCOL's `table`: names as plain strings, nothing of the game itself."""
     return {
-        "id": state["id"],
-        "variant": state["variant"],
-        "options": state["options"],
+        "id": table.id,
+        "variant": table.variant,
+        "options": table.options,
         "seats": [
-            {"seat": s, "player": None if who is None else who["name"]}
-            | ({"bot": who["bot"]} if is_bot(who) else {})
-            for s, who in enumerate(state["seats"])
+            {"seat": s, "player": None if who is None else who.name}
+            | ({"bot": who.bot} if who is not None and who.bot is not None else {})
+            for s, who in enumerate(table.seats)
         ],
-        "status": state["status"],
-        "turn_seconds": state["turn_seconds"],
-        "round_pause_seconds": state.get("round_pause_seconds", 0),
-        "rated": state["rated"],
-        "created_by": state["created_by"]["name"],
-        "game_id": state["game_id"],
+        "status": table.status,
+        "turn_seconds": table.turn_seconds,
+        "round_pause_seconds": table.round_pause_seconds,
+        "rated": table.rated,
+        "created_by": table.created_by.name,
+        "game_id": table.game_id,
         # named only where it is on: a bot plays on for a player who times out
-        **({"bot_takeover": True} if state.get("bot_takeover") else {}),
+        **({"bot_takeover": True} if table.bot_takeover else {}),
     }
 
 
-def _waiting_view(state: dict[str, Any]) -> dict[str, Any]:
+def _waiting_view(table: Table) -> dict[str, Any]:
     """The public view of a table whose game has not started: the same shape, nothing dealt."""
     return {
-        "variant": state["variant"],
-        "options": state["options"],
+        "variant": table.variant,
+        "options": table.options,
         "status": "waiting",
         "turn": None,
         "round": 0,
-        "layout": VARIANTS[state["variant"]].layout,
+        "layout": VARIANTS[table.variant].layout,
         "ends": {},
         "chain": [],
         "bazaar": 0,
         "seats": [
             {"seat": s, "tiles": 0, "account": 0, "opened": False, "remembered": 0}
-            for s in range(state["players"])
+            for s in range(table.players)
         ],
         "carry": 0,
         "history": [],
@@ -122,36 +110,37 @@ def _waiting_view(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def public_view(
-    state: dict[str, Any],
+    table: Table,
     game: Game | None,
     connected: set[int],
     spectators: int = 0,
 ) -> dict[str, Any]:
     """What every seat's view and every spectator's has in common (`build_view` adds the
     seat's own part); built once for all the views of one version."""
-    view = _waiting_view(state) if game is None else game.public_view()
-    view["table_id"] = state["id"]
-    view["game_id"] = state["game_id"]
-    view["status"] = state["status"]
-    view["deadline"] = state["deadline"] if state["status"] == "playing" else None
-    view["next_round_at"] = state.get("next_round_at")
-    view["rematch"] = state.get("rematch")
+    view = _waiting_view(table) if game is None else game.public_view()
+    view["table_id"] = table.id
+    view["game_id"] = table.game_id
+    view["status"] = table.status
+    view["deadline"] = table.deadline if table.status == "playing" else None
+    view["next_round_at"] = table.next_round_at
+    view["rematch"] = None if table.rematch is None else table.rematch.to_dict()
     view["spectators"] = spectators
-    view["result"] = with_reason(view.get("result"), state)
+    view["result"] = with_reason(view.get("result"), table)
     if view["next_round_at"] is not None:
         # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
         view["deadline"] = None
     for entry in view["seats"]:
-        who = state["seats"][entry["seat"]]
-        entry["player"] = None if who is None else who["name"]
-        entry["connected"] = entry["seat"] in connected or is_bot(who)
-        if is_bot(who):
-            entry["bot"] = who["bot"]
+        who = table.seats[entry["seat"]]
+        entry["player"] = None if who is None else who.name
+        bot = None if who is None else who.bot
+        entry["connected"] = entry["seat"] in connected or bot is not None
+        if bot is not None:
+            entry["bot"] = bot
     return view
 
 
 def build_view(
-    state: dict[str, Any],
+    table: Table,
     game: Game | None,
     seat: int | None,
     connected: set[int],
@@ -160,11 +149,11 @@ def build_view(
 ) -> dict[str, Any]:
     """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's.
 
-    `game` is `game_of(state)`, loaded once by the caller for all the views it builds, and
+    `game` is `game_of(table)`, loaded once by the caller for all the views it builds, and
     `public` its `public_view`, when the caller has it.
     """
     if public is None:
-        public = public_view(state, game, connected, spectators)
+        public = public_view(table, game, connected, spectators)
     return {**public, **own_view(game, seat, public)}
 
 
@@ -177,17 +166,16 @@ def own_view(game: Game | None, seat: int | None, public: dict[str, Any]) -> dic
     return own
 
 
-def events_since(state: dict[str, Any], version: int, last_sent: int) -> list[dict[str, Any]]:
+def events_since(table: Table, version: int, last_sent: int) -> list[Event]:
     """The events of the changes after `last_sent` up to `version` (those still logged)."""
     if last_sent <= 0:
         return []
-    log = state["log"]
+    log = table.log
     # Newest last: only the entries after `last_sent` are looked at (one, as a rule).
     first = len(log)
-    while first and log[first - 1]["v"] > last_sent:
+    while first and log[first - 1].v > last_sent:
         first -= 1
-    return [event for entry in log[first:] if entry["v"] <= version
-            for event in entry["events"]]
+    return [event for entry in log[first:] if entry.v <= version for event in entry.events]
 
 
 def split_rounds(game: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -208,7 +196,7 @@ def split_rounds(game: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, A
 
 async def full_game_dict(store: LiveStore, table_id: str, game: dict[str, Any]
                          ) -> dict[str, Any]:
-    """`game` as stored in the state, with its archived rounds joined back in."""
+    """`game` as stored in the table, with its archived rounds joined back in."""
     if not any(rd.get(ARCHIVED) for rd in game["rounds"]):
         return game
     archive = await store.archived_rounds(table_id)
@@ -218,114 +206,199 @@ async def full_game_dict(store: LiveStore, table_id: str, game: dict[str, Any]
     return {**game, "rounds": rounds}
 
 
-# The state's fields that `public_table` shows: a change that leaves them all equal (a move,
-# as a rule) leaves the lobby's entry as it was.
-_LOBBY_FIELDS = ("seats", "status", "game_id", "options", "turn_seconds",
-                 "round_pause_seconds", "rated", "bot_takeover", "variant", "created_by")
+def _lobby_fields(table: Table) -> tuple[object, ...]:
+    """The table's fields that `public_table` shows: a change that leaves them all equal (a
+    move, as a rule) leaves the lobby's entry as it was."""
+    return (table.seats, table.status, table.game_id, table.options, table.turn_seconds,
+            table.round_pause_seconds, table.rated, table.bot_takeover, table.variant,
+            table.created_by)
 
 
-def lobby_entry_changed(before: dict[str, Any] | None, after: dict[str, Any]
-                        ) -> dict[str, Any] | None:
+def lobby_entry_changed(before: Table | None, after: Table) -> dict[str, Any] | None:
     """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged)."""
-    if before is not None and all(before.get(k) == after.get(k) for k in _LOBBY_FIELDS):
+    if before is not None and _lobby_fields(before) == _lobby_fields(after):
         return None
     entry = public_table(after)
     return None if before is not None and public_table(before) == entry else entry
 
 
-@dataclass
+async def load(store: LiveStore, table_id: str) -> Table | None:
+    """The table as stored now, at its version; None if there is none."""
+    current = await store.load(table_id)
+    return None if current is None else Table.from_dict(current.state, current.version)
+
+
+async def loaded(store: LiveStore, table_id: str) -> Table:
+    """`load`, refusing with `not_found` when there is no such table."""
+    table = await load(store, table_id)
+    if table is None:
+        raise not_found(table_id)
+    return table
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
-    """A change that was stored: the new version and state, whether it ended the game, and
-    the game as it is now (so the writer's process need not parse the state again), and
-    the state's log entries as JSON (`Versioned.log_json`)."""
+    """A change that was stored: the table as written (at its new version), whether it
+    ended the game, and the game as it is now (so the writer's process need not parse the
+    table again). `written`: False when the command had nothing to change (then `table`
+    is the table as read)."""
 
-    version: int
-    state: dict[str, Any]
-    finished: bool
+    table: Table
+    finished: bool = False
     game: Game | None = None
-    log_json: tuple[bytes, ...] | None = None
+    written: bool = True
+
+    @property
+    def version(self) -> int:
+        return self.table.version
 
 
-def _log_json(current: Versioned) -> tuple[bytes, ...]:
-    """`current`'s log entries as JSON: kept by the change that made it, or made now."""
-    if current.log_json is not None:
-        return current.log_json
-    return tuple(dumps(entry) for entry in current.state.get("log", []))
+# A command: what it makes of the table as read. A `Step` is written; `REMOVE` deletes a
+# waiting table; None changes nothing. It raises `ServiceError` to refuse.
+Command = Callable[[Table], Step | Remove | None]
+
+# A command loses a compare-and-set only to another change of the same table; it then
+# reads again and tries again, a bounded number of times.
+ATTEMPTS = 20
 
 
-async def commit(
-    store: LiveStore,
-    current: Versioned,
-    state: dict[str, Any],
-    events: list[dict[str, Any]],
-    game: Game | None,
-    *,
-    listed: bool = True,
-    charge: Charge | None = None,
-) -> Change | None:
-    """Write `state` (with `game`'s new position) if nobody changed the table meanwhile.
-    `listed`: False for a change of a table that must stay out of the lobby's index.
-    `charge`: the rate limits of the message that makes the change, taken by the same
-    write (`Refused` when they are spent: nothing is written).
+@dataclass(frozen=True, slots=True)
+class Sealed:
+    """A step made ready to write: the table to store and what the write carries."""
 
-    Sets the status, the deadline of the player now on turn and the event log; a game that
-    just ended is marked finished in this same write, which also queues its result for
-    the database writer. Returns None when the compare-and-set lost.
-    """
-    now = now_ms()
-    version = current.version + 1
-    state = dict(state)
-    finished = False
+    table: Table
+    archive: list[dict[str, Any]]
+    finished: bool
+    started: bool
+
+
+def seal(current: Table, step: Step, now: int) -> Sealed:
+    """The table `step` makes of `current`, as it is stored: the game's new position, the
+    status, the deadline of the player now on turn and the event log, at the next version.
+    A game that just ended is marked finished in this same write, which also queues its
+    result for the database writer."""
+    table = step.table
+    game = step.game
     archive: list[dict[str, Any]] = []
+    status = table.status
+    finished_at = table.finished_at
+    finished = False
+    stored_game = table.game
     if game is not None:
-        state["game"], archive = split_rounds(game.to_dict())
-        if game.status == "finished" and current.state["status"] != "finished":
+        stored_game, archive = split_rounds(game.to_dict())
+        if game.status == "finished" and current.status != "finished":
             finished = True
-            state["status"] = "finished"
-            state["finished_at"] = now
+            status = "finished"
+            finished_at = now
         elif game.status == "playing":
-            state["status"] = "playing"
-    state["next_round_at"] = None
-    pause = state.get("round_pause_seconds", 0)
-    if state["status"] == "playing" and pause and any(e["type"] == "round_end" for e in events):
+            status = "playing"
+    next_round_at = None
+    deadline: int | None = None
+    pause = table.round_pause_seconds
+    if status == "playing" and pause and any(e["type"] == "round_end" for e in step.events):
         # A pause between rounds: the clock wakes at its end (play.expire then starts the
         # first turn's clock), so everyone can look at the round that was just played.
-        state["next_round_at"] = state["deadline"] = now + pause * 1000
-    elif state["status"] == "playing":
-        state["deadline"] = now + state["turn_seconds"] * 1000
-    else:
-        state["deadline"] = None
+        next_round_at = deadline = now + pause * 1000
+    elif status == "playing":
+        deadline = now + table.turn_seconds * 1000
+    version = current.version + 1
     # The log's older entries were serialised by the changes that made them: between two
     # moves of a table they have left the caches, and serialising them again was half the
     # cost of the state's JSON at 250 busy tables (31-38 -> 19-24 us a move); the new one, here.
-    entry = {"v": version, "events": events}
-    state["log"] = [*current.state.get("log", []), entry][-LOG_LENGTH:]
-    log_json = (*_log_json(current), dumps(entry))[-LOG_LENGTH:]
+    entry = LogEntry(version, step.events)
+    log_json = current.log_json
+    if log_json is None:
+        log_json = tuple(dumps(e.to_dict()) for e in current.log)
+    sealed = replace(
+        table, game=stored_game, status=status, finished_at=finished_at,
+        next_round_at=next_round_at, deadline=deadline,
+        log=(*current.log, entry)[-LOG_LENGTH:],
+        version=version,
+        log_json=(*log_json, dumps(entry.to_dict()))[-LOG_LENGTH:],
+    )
     # A game that starts, and every new round of it, is copied to the database soon after
     # (app.services.recovery), so a lost live store costs at most the round being played.
-    started = state["status"] == "playing" and current.state["status"] != "playing"
-    written = await store.write(
-        state["id"],
+    started = status == "playing" and current.status != "playing"
+    return Sealed(sealed, archive, finished, started)
+
+
+async def commit(
+    store: LiveStore, current: Table, step: Step, charge: Charge | None = None
+) -> Change | None:
+    """Write what `step` makes of `current` if nobody changed the table meanwhile (None:
+    the compare-and-set lost). `charge`: the rate limits of the message that makes the
+    change, taken by the same write (`Refused` when they are spent: nothing is written)."""
+    now = now_ms()
+    sealed = seal(current, step, now)
+    table = sealed.table
+    game = step.game
+    written = await store.write(Write(
+        table.id,
         current.version,
-        state,
+        table.to_json(),
+        table.created_at,
         # a bot's turn wakes the clock when the bot should move, well before the deadline
-        deadline_ms=wake_at(state, game, now),
-        created_ms=state["created_at"],
-        finished=finished,
-        retire_at_ms=now + FINISHED_IN_LOBBY_MS if finished else None,
-        lobby_entry=lobby_entry_changed(current.state, state),
-        archive=archive,
-        listed=listed,
-        snapshot=state["status"] == "playing" and (started or bool(archive)),
-        charge=charge,
-        serialised={"log": b"[" + b",".join(log_json) + b"]"},
-    )
+        deadline_ms=wake_at(table, game, now),
+        finished=sealed.finished,
+        retire_at_ms=now + FINISHED_IN_LOBBY_MS if sealed.finished else None,
+        listed=step.listed,
+        lobby_entry=lobby_entry_changed(current, table),
+        archive=sealed.archive,
+        snapshot=table.status == "playing" and (sealed.started or bool(sealed.archive)),
+    ), charge)
     if written is None:
         return None
-    if archive:
-        # The game object still holds the rounds just archived in full; the state holds
-        # their summaries. Whoever needs the game parses the state, as stored.
+    if sealed.archive:
+        # The game object still holds the rounds just archived in full; the table holds
+        # their summaries. Whoever needs the game parses the table, as stored.
         game = None
     if store.local_change is not None:
-        store.local_change(state["id"], written, state, game, log_json)
-    return Change(written, state, finished, game, log_json)
+        store.local_change(table, game)
+    return Change(table, sealed.finished, game)
+
+
+async def transact(
+    store: LiveStore,
+    table_id: str,
+    change: Command,
+    *,
+    known: Table | None = None,
+    charge: Charge | None = None,
+    retry: bool = True,
+) -> Change | None:
+    """The one way to change a table: read it, apply `change`, write what it made by
+    compare-and-set on the version read; when another change came first, read again and
+    apply `change` again (a bounded number of times).
+
+    `known`: the table as this process holds it; `change` is tried on it first without a
+    read (the compare-and-set still decides), and a refusal (or nothing to do) is checked
+    against a fresh read. `retry`: False for a command chosen at one version (a move): a lost
+    compare-and-set is then `stale`. `charge`: see `commit`.
+
+    Returns the change; for a command that changed nothing, the table as read
+    (`written` False); None when the command removed the table.
+    """
+    for _ in range(ATTEMPTS):
+        if known is not None:
+            current, known = known, None
+            try:
+                step = change(current)
+            except ServiceError:
+                continue
+            if step is None:  # nothing to do, as far as the held table says: look again
+                continue
+        else:
+            current = await loaded(store, table_id)
+            step = change(current)
+        if step is None:
+            return Change(current, written=False)
+        if isinstance(step, Remove):
+            if await store.delete(table_id, current.version):
+                return None
+        else:
+            done = await commit(store, current, step, charge)
+            if done is not None:
+                return done
+        if not retry:
+            raise ServiceError("stale", "the table changed meanwhile, look again", 409)
+    raise ServiceError("bad_request", "the table is busy, try again", 409)

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from app.db.session import Database
-from app.services.results import write_result
+from app.services.results import FinishedGame, write_result
 from tests.api.conftest import register
 from tests.persistence import classic_record, goat_record, moment, timeout_record
 from tests.servers import Server
@@ -47,8 +47,7 @@ async def played(db: Database, players: dict[str, int], games: dict[str, dict[st
         ("g5", True, timeout_record(["boris", "clara"], [30, 32], timed_out=1)),
     ]
     for minute, (game_id, rated, record) in enumerate(seated):
-        written = await write_result(
-            db,
+        written = await write_result(db, FinishedGame(
             game_id=game_id,
             table_id=f"table-{game_id}",
             record=record,
@@ -56,7 +55,7 @@ async def played(db: Database, players: dict[str, int], games: dict[str, dict[st
             player_ids=[players[name] for name in record["players"]],
             started_at=moment(minute * 10),
             finished_at=moment(minute * 10 + 5),
-        )
+        ))
         assert written
         games[game_id] = record
 

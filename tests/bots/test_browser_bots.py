@@ -54,7 +54,7 @@ def test_a_player_adds_a_bot_and_plays_it_to_the_end(bot_server: Server, open_ta
     shot(page, "add-bot")
     page.get_by_role("button", name="Add a bot").click()
     expect(page.locator("[data-testid=hand] .hand-tile")).to_have_count(7)
-    expect(page.locator(".seat-card").filter(has_text="Bot 2 (strong)")).to_have_count(1)
+    expect(page.locator(".seat-card").filter(has_text="Computer 2 (Strong)")).to_have_count(1)
     deadline = time.monotonic() + GAME_SECONDS
     while not finished(page):
         assert time.monotonic() < deadline, "the game did not finish in time"
@@ -88,7 +88,7 @@ def test_the_chosen_strength_survives_the_waiting_box_being_redrawn(
     expect(page.get_by_text("Waiting for 1 more player")).to_be_visible()
     expect(page.locator("[data-testid=bot-strength]")).to_have_value("strong")
     page.get_by_role("button", name="Add a bot").click()
-    expect(page.locator(".seat-card").filter(has_text="Bot 3 (strong)")).to_have_count(1)
+    expect(page.locator(".seat-card").filter(has_text="Computer 3 (Strong)")).to_have_count(1)
     owner.assert_clean()
     guest.assert_clean()
 

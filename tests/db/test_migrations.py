@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
@@ -15,6 +16,8 @@ from sqlalchemy.engine import Connection
 
 from app.db.models import Base
 from app.db.session import create_engine, downgrade, migrate
+from app.engine import RecordError, replay_record
+from tests.engine.test_rules_editions import FIRST_RECORDS
 from tests.servers import REPO
 
 TABLES = {"players", "sessions", "ratings", "games", "game_players", "live_snapshots",
@@ -94,5 +97,42 @@ async def test_snapshots_saved_before_their_rounds_had_a_table_keep_their_rounds
         async with engine.connect() as conn:
             back = (await conn.execute(text("SELECT rounds FROM live_snapshots"))).scalar_one()
         assert (back if isinstance(back, list) else json.loads(back)) == rounds
+    finally:
+        await engine.dispose()
+
+
+async def test_records_of_games_finished_before_0005_keep_their_results(
+    database_url: str,
+) -> None:
+    """0005 marks the record of every game finished before it `"rules": 1`: a game of the
+    first rules (written by that engine) then replays to the result it had, where unmarked
+    it is refused; on the way down the mark goes again."""
+    record = FIRST_RECORDS[0]
+    with pytest.raises(RecordError):  # unmarked, the rules now end its rounds elsewhere
+        replay_record(record)
+    await migrate(database_url, "0004_snapshot_rounds")
+    engine = create_engine(database_url)
+
+    async def stored() -> dict:
+        async with engine.connect() as conn:
+            value = (await conn.execute(text("SELECT record FROM games WHERE id = 'g1'"))
+                     ).scalar_one()
+        return value if isinstance(value, dict) else json.loads(value)
+
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO games (id, table_id, variant, options, players, record, seed,"
+                " end_reason, finished_at, rated) VALUES ('g1', 't1', :variant, :options,"
+                " :players, :record, :seed, :reason, CURRENT_TIMESTAMP, :rated)"
+            ), {"variant": record["variant"], "options": json.dumps(record["options"]),
+                "players": json.dumps(record["players"]), "record": json.dumps(record),
+                "seed": record["seed"], "reason": record["result"]["reason"], "rated": True})
+        await migrate(database_url)
+        marked = await stored()
+        assert marked == {**record, "rules": 1}
+        assert replay_record(marked) == marked
+        await downgrade(database_url, "0004_snapshot_rounds")
+        assert await stored() == record
     finally:
         await engine.dispose()

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from app.db.models import Game, GamePlayer, Rating
 from app.db.session import Database
 from app.services.accounts import register
-from app.services.results import write_result, written_game_ids
+from app.services.results import FinishedGame, write_result, written_game_ids
 from tests.persistence import classic_record, goat_record, moment, new_game_id, timeout_record
 
 NAMES = ["masha", "alex", "olya", "serg"]
@@ -27,8 +27,7 @@ async def _players(db: Database, names: list[str] = NAMES) -> list[int]:
 
 
 async def _write(db: Database, ids: list[int], record: dict[str, Any], **kw: Any) -> bool:
-    return await write_result(
-        db,
+    return await write_result(db, FinishedGame(
         game_id=kw.pop("game_id", None) or new_game_id(),
         table_id=kw.pop("table_id", "t1"),
         record=record,
@@ -36,7 +35,7 @@ async def _write(db: Database, ids: list[int], record: dict[str, Any], **kw: Any
         player_ids=ids,
         started_at=kw.pop("started_at", moment(0)),
         finished_at=kw.pop("finished_at", moment(30)),
-    )
+    ))
 
 
 async def _points(db: Database, ids: list[int], variant: str = "goat") -> list[int]:
@@ -206,10 +205,10 @@ async def test_bots_seats_are_never_paid_nor_rated(db: Database):
     record = goat_record(["masha", "Bot 2 (strong)", "olya", "Bot 4 (random)"],
                          [25, 15, 35, 110], goats=[3])
     seats: list[int | None] = [ids[0], None, ids[1], None]
-    assert await write_result(
-        db, game_id="with-bots", table_id="t1", record=record, rated=True, player_ids=seats,
+    assert await write_result(db, FinishedGame(
+        game_id="with-bots", table_id="t1", record=record, rated=True, player_ids=seats,
         started_at=moment(0), finished_at=moment(30),
-    ) is True
+    )) is True
     assert await _points(db, ids) == [8, 7]
     async with db.session() as session:
         rows = list(await session.scalars(select(GamePlayer).order_by(GamePlayer.seat)))

@@ -11,7 +11,7 @@ from app.db.models import LiveSnapshotRound
 from app.db.session import Database
 from app.services import play
 from app.services.recovery import Recovery, rounds_over
-from app.services.tables import full_game_dict
+from app.services.tables import full_game_dict, load
 from tests.live.test_hot_state import goat_table
 
 
@@ -38,11 +38,11 @@ async def test_each_round_over_is_saved_once_and_a_lost_table_comes_back_with_al
             assert game.status == "playing" and game.turn is not None, "a game of 4 rounds"
             move = rng.choice(game.legal_for(game.turn))
             change = await play.play(store, seats[game.turn].id, table_id, move["tile"],
-                                     move["end"], known.version, known.versioned,
+                                     move["end"], known.version, known.table,
                                      known.take_game())
             await recovery.save_due()
-            if rounds_over(change.state) > over:
-                over = rounds_over(change.state)
+            if rounds_over(change.table) > over:
+                over = rounds_over(change.table)
                 archive = await store.archived_rounds(table_id)
                 saved = [(n, {k: v for k, v in data.items() if k != "kept"})
                          for n, data in await saved_rounds(db, table_id)]
@@ -57,18 +57,18 @@ async def test_each_round_over_is_saved_once_and_a_lost_table_comes_back_with_al
         assert [n for n, _ in rows] == [0, 1, 2]
         assert rows[0][1].get("kept") is True
         # The store loses the table right after the snapshot of the fourth round's deal.
-        latest = await store.load(table_id)
-        assert latest is not None
-        before = await full_game_dict(store, table_id, latest.state["game"])
+        latest = await load(store, table_id)
+        assert latest is not None and latest.game is not None
+        before = await full_game_dict(store, table_id, latest.game)
         await store.redis.delete(store.keys.table(table_id), store.keys.rounds(table_id))
         async with db.session() as session, session.begin():
             await session.execute(
                 update(LiveSnapshotRound).where(LiveSnapshotRound.number == 0)
                 .values(data=before["rounds"][0]))
         assert await recovery.restore(table_id)
-        restored = await store.load(table_id)
-        assert restored is not None
-        after = await full_game_dict(store, table_id, restored.state["game"])
+        restored = await load(store, table_id)
+        assert restored is not None and restored.game is not None
+        after = await full_game_dict(store, table_id, restored.game)
         assert after == before
         assert len(after["rounds"]) == 4
 

@@ -16,6 +16,9 @@ from math import floor
 Tile = tuple[int, int]
 
 DOUBLE_SIX: list[Tile] = [(a, b) for a in range(7) for b in range(a, 7)]
+# RULES §1's opening: these keep Goat's redeal (1.1) and fish test (1.4) (Donkey too, on its
+# cross, which this model does not lay out).
+GOAT_FAMILY = ("goat", "sea_goat", "sport_goat", "general")
 DOUBLE_TWELVE: list[Tile] = [(a, b) for a in range(13) for b in range(a, 13)]
 
 
@@ -24,9 +27,11 @@ def ts(t: Tile) -> str:
 
 
 def tp(s: str) -> Tile:
-    a, b = s.split("-")
-    lo, hi = sorted((int(a), int(b)))
-    return (lo, hi)
+    """PROTOCOL: a tile is "a-b" with a <= b; written otherwise it is no tile."""
+    a, b = (int(n) for n in s.split("-"))
+    if a > b:
+        raise ValueError(f"{s!r} is written backwards")
+    return (a, b)
 
 
 # --- PROTOCOL §4: the seeded shuffle -------------------------------------------------------
@@ -261,7 +266,7 @@ class RefRound:
         step = Step()
         if not hand:
             return self._finish(step, "out", seat)
-        if self.variant == "goat" and self.goat_fish():
+        if self.variant in GOAT_FAMILY and self.goat_fish():
             return self._finish(step, "fish", seat)
         knocks_in_a_row = 0
         nxt = seat
@@ -283,7 +288,7 @@ class RefRound:
             knocks_in_a_row += 1
             if knocks_in_a_row == self.n:
                 # Goat: the "all six" test of §1.4 must already have fired (see RULES).
-                assert self.variant != "goat", "blocked Goat position that is not a fish"
+                assert self.variant not in GOAT_FAMILY, "a blocked position that is not a fish"
                 return self._finish(step, "fish", seat)
 
     def _finish(self, step: Step, kind: str, by: int) -> Step:

@@ -260,3 +260,32 @@ def test_a_complete_telephone_game(players: int) -> None:
     assert game.result["reason"] == "target"
     clone = game_from_dict(json.loads(json.dumps(game.to_dict())))
     assert clone.view(0) == game.view(0)
+
+
+@pytest.mark.parametrize("variant", ["fives", "telephone"])
+def test_rules_4_and_6_after_a_tied_block_the_last_player_to_place_a_tile_leads(variant: str):
+    """RULES §4: "later hands are led by the previous hand's winner, or, after a block with
+    no winner (a tie), by the last player who placed a tile"; §6: "Leads as in 4 (after a
+    tied block, the last player who placed a tile)"."""
+    seen: dict[str, int] = {}
+    for i in range(400):
+        players = 2 + i % 3
+        seed = hashlib.sha256(f"{variant}-leads-{i}".encode()).digest()
+        game, events = play_out(variant, players, {}, seed, random.Random(i))
+        record = game.record(["a", "b", "c", "d"][:players])
+        ends = [e["end"] for e in events if e["type"] == "round_end"]
+        for r in range(1, len(record["rounds"])):
+            end, lead = ends[r - 1], record["rounds"][r]["moves"][0]["seat"]
+            low = min(end["points"])
+            lowest = [s for s, p in enumerate(end["points"]) if p == low]
+            if end["kind"] == "out":
+                assert lead == end["by"]
+            elif len(lowest) > 1:
+                seen["tied block"] = seen.get("tied block", 0) + 1
+                assert lead == end["by"] == record["rounds"][r - 1]["moves"][-1]["seat"]
+            else:
+                seen["block"] = seen.get("block", 0) + 1
+                assert lead == lowest[0]
+        if seen.get("tied block", 0) >= 2:
+            break
+    assert seen.get("tied block"), seen

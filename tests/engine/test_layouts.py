@@ -130,7 +130,7 @@ def test_trains_have_a_train_per_seat_and_the_mexican() -> None:
     trains.place(ts12.ids["12-12"], None)
     assert trains.open == {"train:0": 12, "train:1": 12, "train:2": 12, "mexican": 12}
     trains.place(ts12.ids["5-12"], "train:1")
-    trains.place(ts12.ids["12-11"], "mexican")
+    trains.place(ts12.ids["11-12"], "mexican")
     trains.markers.add(2)
     assert trains.open["train:1"] == 5 and trains.open["mexican"] == 11
     assert trains.knows("train:2") and not trains.knows("train:3") and not trains.knows("up")

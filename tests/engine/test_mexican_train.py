@@ -110,7 +110,7 @@ def test_options_are_the_scoring_only() -> None:
 def test_the_holder_of_the_engine_has_it_placed_and_the_next_seat_moves_first() -> None:
     """RULES §5: whoever holds (12-r)-(12-r) has it placed in the centre automatically, and
     the next seat clockwise moves first; the placement is not a move of the record."""
-    game, events = dealt([["12-11"], ["12-12"], ["12-10"]])
+    game, events = dealt([["11-12"], ["12-12"], ["10-12"]])
     assert kinds(events) == [("round_start", None), ("engine", 1)]
     assert events[1]["number"] == 12
     assert game.turn == 2
@@ -126,7 +126,7 @@ def test_nobody_holds_the_engine_so_the_seats_draw_one_each_in_seat_order() -> N
     """RULES §5: if nobody holds it, players in seat order draw one tile each until someone
     draws it; it is then placed at once by whoever drew it, and the next seat moves first.
     The draws are events that never name a tile."""
-    game, events = dealt([["9-7"], ["12-11"]], pot=["9-10", "8-8", "12-12"])
+    game, events = dealt([["7-9"], ["11-12"]], pot=["9-10", "8-8", "12-12"])
     assert kinds(events) == [
         ("round_start", None), ("draw", 0), ("draw", 1), ("draw", 0), ("engine", 0)
     ]
@@ -161,21 +161,21 @@ def test_each_round_has_its_engine_placed_by_its_holder_or_its_drawer() -> None:
 def test_a_first_turn_is_on_the_own_train_only() -> None:
     """RULES §5: on his first turn of a round a player may only play on his own train; then
     on his own, the Mexican, or any train with a marker (not another unmarked train)."""
-    game, _ = dealt([["12-11", "12-10", "11-9"], ["12-12", "12-9", "12-8"]])
+    game, _ = dealt([["11-12", "10-12", "9-11"], ["12-12", "9-12", "8-12"]])
     assert game.turn == 0
     assert legal(game) == {("11-12", "train:0"), ("10-12", "train:0")}
     with pytest.raises(IllegalMove, match="first turn"):
-        game.play(0, "12-10", "mexican")
+        game.play(0, "10-12", "mexican")
     with pytest.raises(IllegalMove, match="first turn"):
-        game.play(0, "12-10", "train:1")
-    game.play(0, "12-11")  # one end fits: `end` may be omitted
+        game.play(0, "10-12", "train:1")
+    game.play(0, "11-12")  # one end fits: `end` may be omitted
     assert legal(game) == {("9-12", "train:1"), ("8-12", "train:1")}
-    game.play(1, "12-9", "train:1")
+    game.play(1, "9-12", "train:1")
     # Seat 0's first turn is over: the Mexican train is open to him; seat 1's train is not.
     assert legal(game) == {("10-12", "mexican"), ("9-11", "train:0")}
     with pytest.raises(IllegalMove, match="no marker"):
-        game.play(0, "11-9", "train:1")
-    game.play(0, "12-10", "mexican")
+        game.play(0, "9-11", "train:1")
+    game.play(0, "10-12", "mexican")
     assert game.view(None)["ends"]["mexican"] == 10
 
 
@@ -183,7 +183,7 @@ def test_draw_one_then_pass_with_a_marker_that_comes_off_on_the_own_train() -> N
     """RULES §5: a player who cannot play draws one tile; if it is not playable he passes
     and puts a marker on his own train; others may then play on it; the marker comes off
     when he next plays on his own train. A drawn tile that fits is played."""
-    game, events = dealt([["10-11"], ["12-12", "12-9", "12-7"]], pot=["7-8", "8-8"])
+    game, events = dealt([["10-11"], ["12-12", "9-12", "7-12"]], pot=["7-8", "8-8"])
     pot = 91 - 24
     # Seat 0 has no 12: one draw (7-8), a knock, a marker on train:0.
     assert kinds(events)[2:] == [("draw", 0), ("knock", 0), ("marker", 0)]
@@ -193,13 +193,13 @@ def test_draw_one_then_pass_with_a_marker_that_comes_off_on_the_own_train() -> N
     assert view["markers"] == [0] and view["seats"][0]["marker"] is True
     # Seat 1's first turn: only its own train, although train:0 carries a marker.
     assert legal(game) == {("9-12", "train:1"), ("7-12", "train:1")}
-    events = game.play(1, "12-9", "train:1")
+    events = game.play(1, "9-12", "train:1")
     # Seat 0 draws one (8-8), cannot play it, passes; the marker is already there.
     assert kinds(events)[1:] == [("draw", 0), ("knock", 0)]
     assert game.turn == 1 and game.view(1)["bazaar"] == pot - 2
     # Seat 1 may play on the marked train:0 now; the marker stays (not its owner's play).
     assert legal(game) == {("7-12", "train:0"), ("7-12", "mexican")}
-    events = game.play(1, "12-7", "train:0")
+    events = game.play(1, "7-12", "train:0")
     assert game.view(None)["markers"] == [0]
     # Seat 0 plays 7-8 on its own train: the marker comes off.
     assert legal(game) == {("7-8", "train:0")}
@@ -210,7 +210,7 @@ def test_draw_one_then_pass_with_a_marker_that_comes_off_on_the_own_train() -> N
 
 
 def test_a_drawn_tile_that_fits_is_played_by_the_drawer() -> None:
-    game, events = dealt([["9-7"], ["12-12"]], pot=["12-10"])
+    game, events = dealt([["7-9"], ["12-12"]], pot=["10-12"])
     assert kinds(events)[2:] == [("draw", 0)]  # no knock: the drawn tile fits
     assert game.turn == 0 and legal(game) == {("10-12", "train:0")}
     assert game.view(0)["bazaar"] == 91 - 24 - 1
@@ -220,16 +220,16 @@ def test_a_drawn_tile_that_fits_is_played_by_the_drawer() -> None:
 def test_a_double_makes_its_player_play_again_and_cover_it() -> None:
     """RULES §5: a player who plays a double must then play again; the uncovered double must
     be covered before any other play (here by the same player)."""
-    game, _ = dealt([["12-10", "10-10", "10-7", "12-8"], ["12-12", "12-11", "11-9"]])
-    game.play(0, "12-10")
-    game.play(1, "12-11")
+    game, _ = dealt([["10-12", "10-10", "7-10", "8-12"], ["12-12", "11-12", "9-11"]])
+    game.play(0, "10-12")
+    game.play(1, "11-12")
     events = game.play(0, "10-10", "train:0")
     assert game.turn == 0 and ("draw", 0) not in kinds(events)
     assert game.view(0)["open_double"] == "train:0"
     assert legal(game) == {("7-10", "train:0")}  # not 12-8 on the Mexican train
     with pytest.raises(IllegalMove, match="10-10 on train:0 must be covered"):
-        game.play(0, "12-8", "mexican")
-    game.play(0, "10-7")
+        game.play(0, "8-12", "mexican")
+    game.play(0, "7-10")
     assert game.turn == 1 and game.view(1)["open_double"] is None
 
 
@@ -237,11 +237,11 @@ def test_an_open_double_blocks_everyone_until_covered() -> None:
     """RULES §5: the next player who cannot cover draws once and, still unable, passes with
     a marker; whoever is on turn must cover it before any other play."""
     game, _ = dealt(
-        [["12-10", "10-10", "12-8"], ["12-12", "12-11", "11-7", "10-9", "12-7"]],
+        [["10-12", "10-10", "8-12"], ["12-12", "11-12", "7-11", "9-10", "7-12"]],
         pot=["0-7", "1-7"],
     )
-    game.play(0, "12-10")
-    game.play(1, "12-11")
+    game.play(0, "10-12")
+    game.play(1, "11-12")
     # Seat 0 plays 10-10 and cannot cover it: one draw, a pass, a marker.
     events = game.play(0, "10-10", "train:0")
     assert kinds(events)[1:] == [("draw", 0), ("knock", 0), ("marker", 0)]
@@ -251,20 +251,20 @@ def test_an_open_double_blocks_everyone_until_covered() -> None:
     # Seat 1 must cover it on seat 0's train; its own train and the Mexican wait.
     assert legal(game) == {("9-10", "train:0")}
     with pytest.raises(IllegalMove, match="must be covered first"):
-        game.play(1, "11-7", "train:1")
+        game.play(1, "7-11", "train:1")
     with pytest.raises(IllegalMove, match="must be covered first"):
-        game.play(1, "12-7", "mexican")
-    game.play(1, "10-9", "train:0")
+        game.play(1, "7-12", "mexican")
+    game.play(1, "9-10", "train:0")
     assert game.view(0)["open_double"] is None
     assert game.turn == 0 and legal(game) == {("8-12", "mexican")}
 
 
 def test_an_open_double_nobody_covers_passes_round_the_table() -> None:
     game, _ = dealt(
-        [["12-10", "10-10", "12-8"], ["12-12", "12-11", "12-7"]], pot=["0-7", "1-7", "2-7"]
+        [["10-12", "10-10", "8-12"], ["12-12", "11-12", "7-12"]], pot=["0-7", "1-7", "2-7"]
     )
-    game.play(0, "12-10")
-    game.play(1, "12-11")
+    game.play(0, "10-12")
+    game.play(1, "11-12")
     events = game.play(0, "10-10", "train:0")
     # Seat 0 draws and passes; seat 1 cannot cover either: draws, passes, marks its train;
     # seat 0 is back on turn and must still cover first (it draws once more and passes...).
@@ -277,7 +277,7 @@ def test_an_open_double_nobody_covers_passes_round_the_table() -> None:
 def test_going_out_on_a_double_ends_the_round() -> None:
     """RULES §5: a player may go out on a double; the round then ends (the double stays
     uncovered). Penalty scoring: each seat scores its pips, 0-0 counting 0."""
-    chain = ["12-11", "11-10", "10-9", "9-8", "8-7", "7-6", "6-5", "5-4", "4-3", "3-2", "2-1"]
+    chain = ["11-12", "10-11", "9-10", "8-9", "7-8", "6-7", "5-6", "4-5", "3-4", "2-3", "1-2"]
     game, _ = dealt([[*chain, "1-1"], ["12-12", "0-0"]])
     events: list[dict] = []
     for tile in chain:
@@ -297,7 +297,7 @@ def test_going_out_on_a_double_ends_the_round() -> None:
 def test_plus_scoring_gives_the_player_who_goes_out_the_others_hands() -> None:
     """RULES §5 option `scoring: "plus"`: the player who goes out scores the sum of the
     others' hands instead; highest total wins."""
-    chain = ["12-11", "11-10", "10-9", "9-8", "8-7", "7-6", "6-5", "5-4", "4-3", "3-2", "2-1"]
+    chain = ["11-12", "10-11", "9-10", "8-9", "7-8", "6-7", "5-6", "4-5", "3-4", "2-3", "1-2"]
     game, _ = dealt([[*chain, "1-1"], ["12-12"]], options={"scoring": "plus"})
     for tile in [*chain, "1-1"]:
         events = game.play(0, tile, "train:0")
@@ -311,12 +311,12 @@ def test_plus_scoring_gives_the_player_who_goes_out_the_others_hands() -> None:
 def test_a_blocked_round_ends_when_the_pot_is_empty_and_nobody_can_play() -> None:
     """RULES §5: the round ends when the pot is empty and nobody can play; each player scores
     the pips left in his hand. (A short deal with an empty pot, to reach the block at once.)"""
-    _, events = dealt([["9-7"], ["12-12", "11-9"]], rest=False)
+    _, events = dealt([["7-9"], ["12-12", "9-11"]], rest=False)
     assert kinds(events)[:4] == [("round_start", None), ("engine", 1), ("knock", 0), ("marker", 0)]
     end = next(e for e in events if e["type"] == "round_end")
     points = [sum(int(a) + int(b) for a, b in (t.split("-") for t in h)) for h in end["hands"]]
     assert end["end"] == {"kind": "fish", "by": 1, "points": points, "credited": points}
-    _, events = dealt([["9-7"], ["12-12", "11-9"]], options={"scoring": "plus"}, rest=False)
+    _, events = dealt([["7-9"], ["12-12", "9-11"]], options={"scoring": "plus"}, rest=False)
     end = next(e for e in events if e["type"] == "round_end")
     assert end["end"]["credited"] == [0, 0]
 
@@ -379,11 +379,11 @@ def test_records_use_mexican_and_train_ends_and_replay() -> None:
 
 
 def test_views_show_every_train_and_marker_and_hide_the_pot_and_other_hands() -> None:
-    game, _ = dealt([["10-11", "12-9"], ["12-12", "12-8"], ["12-7"]], pot=["0-1"])
+    game, _ = dealt([["10-11", "9-12"], ["12-12", "8-12"], ["7-12"]], pot=["0-1"])
     # Seat 2 moves first: 12-7 on train:2. Seat 0: 12-9 on train:0. Seat 1: 12-8.
-    game.play(2, "12-7")
-    game.play(0, "12-9")
-    game.play(1, "12-8")
+    game.play(2, "7-12")
+    game.play(0, "9-12")
+    game.play(1, "8-12")
     view = game.view(2)
     arms = {e["arm"]: e["tile"] for e in view["chain"]}
     assert arms == {None: "12-12", "train:0": "9-12", "train:1": "8-12", "train:2": "7-12"}
@@ -449,21 +449,21 @@ def test_never_two_open_doubles_and_every_turn_has_a_move(players: int) -> None:
 
 
 def test_bad_moves_are_refused_with_a_reason_and_change_nothing() -> None:
-    game, _ = dealt([["12-11", "12-10"], ["12-12", "12-9"]])
+    game, _ = dealt([["11-12", "10-12"], ["12-12", "9-12"]])
     before = json.dumps(game.to_dict())
     for tile, end, reason in [
-        ("12-11", "train:9", "unknown end 'train:9'"),
-        ("12-11", "left", "unknown end 'left'"),
-        ("12-11", "train:1", "first turn"),
+        ("11-12", "train:9", "unknown end 'train:9'"),
+        ("11-12", "left", "unknown end 'left'"),
+        ("11-12", "train:1", "first turn"),
         ("12-13", "train:0", "not a tile of the double-12 set"),
-        ("12-9", "train:0", "not in your hand"),
+        ("9-12", "train:0", "not in your hand"),
         ("12-12", "train:0", "not in your hand"),
     ]:
         with pytest.raises(IllegalMove, match=reason):
             game.play(0, tile, end)
         assert json.dumps(game.to_dict()) == before
     with pytest.raises(IllegalMove, match="seat 0's turn"):
-        game.play(1, "12-9", "train:1")
+        game.play(1, "9-12", "train:1")
 
 
 def test_the_trains_open_to_a_player_are_offered_in_one_order_whatever_the_markers_history():
@@ -488,3 +488,36 @@ def test_the_trains_open_to_a_player_are_offered_in_one_order_whatever_the_marke
     clone = game_from_dict(json.loads(json.dumps(game.to_dict())))
     for seat in [*range(3), None]:
         assert clone.view(seat)["legal"] == game.view(seat)["legal"]
+
+
+# -- the block: a full turn round of passes ------------------------------------------------
+def test_a_pass_that_opens_a_train_keeps_the_round_going_until_everyone_has_passed() -> None:
+    """RULES §5: "the round is blocked: the pot is empty and every player, in turn, has
+    passed since the last tile was placed (a pass puts a marker on the passer's train, so
+    the players after him may play there; only a full turn round of passes ends it)".
+    Seat 0 passes when nobody could place a tile; seat 1's pass then marks train 1, where
+    seat 2 plays: the round goes on."""
+    game, _ = dealt([["11-12"], ["10-12"], ["12-12", "7-12", "8-10", "8-8", "8-9", "9-9"]],
+                    rest=False)
+    assert game.view(None)["bazaar"] == 0 and game.turn == 0
+    game.play(0, "11-12", "train:0")
+    game.play(1, "10-12", "train:1")
+    events = game.play(2, "7-12", "train:2")
+    assert kinds(events)[1:5] == [("knock", 0), ("marker", 0), ("knock", 1), ("marker", 1)]
+    assert not any(e["type"] == "round_end" for e in events)
+    assert game.turn == 2 and ("8-10", "train:1") in legal(game)
+
+
+def test_a_block_is_a_full_turn_round_of_passes_even_if_a_late_marker_opens_a_train() -> None:
+    """RULES §5: "only a full turn round of passes ends it": seat 0 draws and passes, seat
+    1 draws the pot's last tile and passes; every player has passed since the last tile and
+    the pot is empty, so the round is blocked, although seat 1's marker would now let seat 0
+    play 9-10 on train 1."""
+    game, _ = dealt([["11-12", "9-10"], ["12-12", "10-12"]], pot=["5-6", "6-6"], rest=False)
+    game.play(0, "11-12", "train:0")
+    events = game.play(1, "10-12", "train:1")
+    assert kinds(events)[1:7] == [("draw", 0), ("knock", 0), ("marker", 0),
+                                  ("draw", 1), ("knock", 1), ("marker", 1)]
+    end = next(e for e in events if e["type"] == "round_end")
+    assert end["end"]["kind"] == "fish" and end["end"]["by"] == 1
+    assert "9-10" in end["hands"][0]

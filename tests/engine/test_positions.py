@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from app.engine import RecordError, new_game, replay_positions
+from app.engine import RecordError, new_game, replay_events, replay_positions
 
 
 def played(variant: str, players: int, seed: int, options: dict | None = None):
@@ -66,3 +66,22 @@ def test_a_bad_record_is_refused_like_replay() -> None:
     record["rounds"][0]["moves"][1]["seat"] ^= 1
     with pytest.raises(RecordError, match="round 0 move 1"):
         replay_positions(record)
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("goat", 4), ("mexican_train", 3), ("fives", 2), ("sea_goat", 2), ("general", 4)])
+def test_the_events_of_a_game_are_those_of_its_positions(variant: str, players: int) -> None:
+    """`replay_events` (a game's log for late arrivals) gives exactly the events of the
+    positions, in order, for a finished game and for one stopped in the middle."""
+    game = played(variant, players, 3)
+    record = game.record([f"p{i}" for i in range(players)])
+    assert replay_events(record) == [ev for pos in replay_positions(record) for ev in pos["events"]]
+    running = new_game(variant, players, {}, (3).to_bytes(32, "big"))
+    rng = random.Random(3)
+    for _ in range(25):
+        move = rng.choice(list(running.legal_moves()))
+        running.play(running.turn, move.tile, move.end)
+    partial = running.record([f"p{i}" for i in range(players)])
+    events = replay_events(partial)
+    assert events == [ev for pos in replay_positions(partial) for ev in pos["events"]]
+    assert sum(ev["type"] == "play" for ev in events) >= 20

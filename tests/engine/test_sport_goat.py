@@ -32,9 +32,9 @@ def expected_gains(totals: list[int]) -> list[int]:
 def test_rules_11_whole_games(rounds: int) -> None:
     """RULES §11: "round r ... is led by seat r mod 4, with any tile"; "The game ends after
     that many rounds"; "the winning team writes the pips left in the losing team's two
-    hands, with 7's special hands"; in a fish "the team whose two hands hold fewer pips
-    (equal: nobody wins the round)"; "The team with more points after the last round
-    wins"."""
+    hands, with 7's special hands"; in a fish "by the team whose two hands hold fewer pips,
+    a + b per tile, special hands not counted here (equal: nobody wins the round)"; "The
+    team with more points after the last round wins"."""
     seen: Counter = Counter()
     for seed in range(12):
         game, events = play_game("sport_goat", 4, {"rounds": rounds}, seed)
@@ -51,8 +51,8 @@ def test_rules_11_whole_games(rounds: int) -> None:
                 won = end["by"] % 2
             else:
                 seen["fish"] += 1
-                won = None if team_values[0] == team_values[1] else team_values.index(
-                    min(team_values))
+                plain = [pips(hands[0]) + pips(hands[2]), pips(hands[1]) + pips(hands[3])]
+                won = None if plain[0] == plain[1] else plain.index(min(plain))
             if won is not None:
                 totals[won] += team_values[1 - won]
             assert event["scores"] == [totals[0], totals[1], totals[0], totals[1]]

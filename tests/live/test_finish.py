@@ -15,7 +15,7 @@ from app.services import lobby, play
 from app.services.accounts import PlayerRef, register
 from app.services.finish import Finisher
 from app.services.results import written_game_ids
-from app.services.tables import ServiceError, build_view, game_of
+from app.services.tables import ServiceError, build_view, game_of, load
 
 
 async def test_a_finished_game_is_written_once_even_after_failures(
@@ -33,25 +33,24 @@ async def test_a_finished_game_is_written_once_even_after_failures(
                 for _ in range(2)
             ]
         table = await lobby.create_table(
-            store, players[0], variant="goat", seats=2, options={}, turn_seconds=60,
-            rated=True,
-        )
+            store, players[0], lobby.Terms("goat", seats=2, turn_seconds=60, rated=True))
         await lobby.join(store, players[1], table["id"])
         rng = random.Random(7)
         finished = False
         while not finished:
-            current = await store.load(table["id"])
+            current = await load(store, table["id"])
             assert current is not None
-            game = game_of(current.state)
+            game = game_of(current)
             assert game is not None and game.turn is not None
-            view = build_view(current.state, game, game.turn, set())
+            view = build_view(current, game, game.turn, set())
             move = rng.choice(view["legal"])
             change = await play.play(
                 store, players[game.turn].id, table["id"], move["tile"], move["end"],
                 current.version,
             )
             finished = change.finished
-        game_id = change.state["game_id"]
+        game_id = change.table.game_id
+        assert game_id is not None
         assert await store.unwritten() == [table["id"]]
         assert await Finisher(store, broken).write(table["id"]) is False
         assert await store.unwritten() == [table["id"]]  # kept for the next attempt

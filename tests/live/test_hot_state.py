@@ -19,6 +19,7 @@ from app.live.hub import Hub
 from app.live.store import LiveStore, connect
 from app.services import lobby, play
 from app.services.feed import Feed
+from app.services.table import LogEntry, Person, Table
 from app.services.tables import ARCHIVED, build_view, events_since, full_game_dict, game_of
 
 
@@ -50,8 +51,8 @@ async def goat_table(redis_url: str, redis_prefix: str
     await feed.start()
     try:
         seats = [Seat(i + 1) for i in range(4)]
-        table = await lobby.create_table(store, seats[0], variant="goat", seats=4, options={},
-                                         turn_seconds=60, rated=False)
+        table = await lobby.create_table(
+            store, seats[0], lobby.Terms("goat", seats=4, turn_seconds=60, rated=False))
         table_id = table["id"]
         await feed.subscribe_table(Socket(), table_id)
         for seat in seats[1:]:
@@ -77,21 +78,24 @@ async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
                 break
             move = rng.choice(game.legal_for(game.turn))
             change = await play.play(store, seats[game.turn].id, table_id, move["tile"],
-                                     move["end"], known.version, known.versioned,
+                                     move["end"], known.version, known.table,
                                      known.take_game())
             raw = await store.redis.hget(store.keys.table(table_id), "data")
-            sizes.setdefault(change.state["game"]["round"], len(raw))
-            # What is stored is the state as this process holds it, its event log too
+            assert change.table.game is not None
+            sizes.setdefault(change.table.game["round"], len(raw))
+            # What is stored is the table as this process holds it, its event log too
             # (whose older entries were serialised by the moves that made them).
-            assert orjson.loads(raw) == change.state
-            assert change.log_json is not None
+            assert orjson.loads(raw) == change.table.to_dict()
+            assert Table.from_dict(orjson.loads(raw), change.version) == change.table
+            assert change.table.log_json is not None
             latest = feed.latest(table_id)
-            assert latest is not None and latest.versioned.log_json == change.log_json
+            assert latest is not None and latest.table.log_json == change.table.log_json
         rounds = len(sizes)
         assert rounds >= 3, "a game of several rounds"
         final = await store.load(table_id)
         assert final is not None
-        stored = final.state["game"]
+        stored = Table.from_dict(final.state).game
+        assert stored is not None
         assert all(rd.get(ARCHIVED) for rd in stored["rounds"][:-1])
         # From the second round on (when the event log is full) only the finished rounds'
         # short summaries are added: a finished round in full would add about a kilobyte.
@@ -122,14 +126,14 @@ async def test_a_move_on_a_snapshots_game_leaves_that_snapshots_views_as_they_we
         assert turn is not None
         # Every seat's view of this version, as a fresh parse of its state shows it.
         expected = {
-            n: build_view(known.state, game_of(known.state), n, known.connected,
+            n: build_view(known.table, game_of(known.table), n, known.connected,
                           known.spectators)
             for n in range(4)
         }
         assert view(known, turn) == expected[turn]  # one built before
         move = known.game.legal_for(turn)[0]
         change = await play.play(store, seats[turn].id, table_id, move["tile"], move["end"],
-                                 known.version, known.versioned, known.take_game())
+                                 known.version, known.table, known.take_game())
         assert change.version == known.version + 1
         for n in range(4):
             assert view(known, n) == expected[n]
@@ -139,12 +143,13 @@ async def test_a_move_on_a_snapshots_game_leaves_that_snapshots_views_as_they_we
 
 
 def test_the_events_a_socket_missed_are_those_logged_after_its_last_version() -> None:
-    log = [{"v": v, "events": [{"type": "play", "n": v}, {"type": "knock", "n": v}]}
-           for v in range(5, 21)]
-    state = {"log": log}
+    log = tuple(LogEntry(v, [{"type": "play", "n": v}, {"type": "knock", "n": v}])
+                for v in range(5, 21))
+    table = Table("t", "goat", {}, 4, (None,) * 4, "waiting", 60, False, Person(1, "p1"), 0,
+                  log=log)
 
     def numbers(version: int, last_sent: int) -> list[int]:
-        return [event["n"] for event in events_since(state, version, last_sent)]
+        return [event["n"] for event in events_since(table, version, last_sent)]
 
     assert numbers(20, 0) == []  # a (re)subscription: the state alone
     assert numbers(20, 19) == [20, 20]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.live.hub import Hub
-from app.live.store import LiveStore, connect
+from app.live.store import LiveStore, Write, connect, dumps
 
 
 @pytest.fixture(params=["redis", "embedded"])
@@ -41,12 +41,16 @@ def state(n: int) -> dict[str, Any]:
     return {"n": n}
 
 
+def data(n: int) -> bytes:
+    return dumps(state(n))
+
+
 async def test_only_one_of_many_concurrent_writes_of_a_version_wins(store: LiveStore) -> None:
     tid = secrets.token_hex(4)
-    assert await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1) == 1
-    assert await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1) is None
+    assert await store.write(Write(tid, 0, data(0), 1)) == 1
+    assert await store.write(Write(tid, 0, data(0), 1)) is None
     results = await asyncio.gather(
-        *(store.write(tid, 1, state(i), deadline_ms=None, created_ms=1) for i in range(20))
+        *(store.write(Write(tid, 1, data(i), 1)) for i in range(20))
     )
     winners = [i for i, v in enumerate(results) if v == 2]
     assert len(winners) == 1 and results.count(None) == 19
@@ -59,8 +63,8 @@ async def test_each_expired_deadline_is_claimed_once_and_returns_after_its_lease
 ) -> None:
     ids = [secrets.token_hex(4) for _ in range(10)]
     for i, tid in enumerate(ids):
-        await store.write(tid, 0, state(i), deadline_ms=1000 + i, created_ms=1)
-    await store.write("later", 0, state(0), deadline_ms=10**13, created_ms=1)
+        await store.write(Write(tid, 0, data(i), 1, deadline_ms=1000 + i))
+    await store.write(Write("later", 0, data(0), 1, deadline_ms=10**13))
     claims = await asyncio.gather(*(store.claim_deadlines(5000, 1000) for _ in range(8)))
     claimed = [tid for claim in claims for tid in claim]
     assert sorted(claimed) == sorted(ids)
@@ -68,7 +72,7 @@ async def test_each_expired_deadline_is_claimed_once_and_returns_after_its_lease
     # Nobody acted on them (a crashed claimer): after the lease they come back.
     assert sorted(await store.claim_deadlines(6000, 1000)) == sorted(ids)
     # A write without a deadline (the game moved on to its end) removes the deadline.
-    await store.write(ids[0], 1, state(0), deadline_ms=None, created_ms=1)
+    await store.write(Write(ids[0], 1, data(0), 1))
     assert ids[0] not in await store.claim_deadlines(10**12, 1000)
 
 
@@ -91,16 +95,15 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
     tid = secrets.token_hex(4)
     try:
         entry = {"id": tid, "status": "waiting"}
-        await other.write(tid, 0, state(0), deadline_ms=None, created_ms=1,
-                          lobby_entry=entry)
+        await other.write(Write(tid, 0, data(0), 1, lobby_entry=entry))
         assert [t.state for t in await store.listed() if t.state == state(0)]
         # Subscribed, then listed as a listener, as a process serving the table does.
         await hub.add(store.keys.table_channel(tid), on_table)
         await store.listen(tid)
         # A change the lobby does not show is announced to the table only.
-        await other.write(tid, 1, state(1), deadline_ms=None, created_ms=1)
-        await other.write(tid, 2, state(2), deadline_ms=None, created_ms=1, finished=True,
-                          retire_at_ms=2000, lobby_entry={**entry, "status": "finished"})
+        await other.write(Write(tid, 1, data(1), 1))
+        await other.write(Write(tid, 2, data(2), 1, finished=True,
+                          retire_at_ms=2000, lobby_entry={**entry, "status": "finished"}))
         assert tid in await store.unwritten()
         assert await store.retire_due(1999) == []
         assert await store.retire_due(2000) == [tid]
@@ -133,12 +136,11 @@ async def test_a_process_ignores_the_echo_of_its_own_writes(
     await hub.start(lambda message: None)
     tid = secrets.token_hex(4)
     try:
-        await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1)
+        await store.write(Write(tid, 0, data(0), 1))
         await hub.add(store.keys.table_channel(tid), heard.append)
         await store.listen(tid)
-        await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1)
-        await another().write(
-            tid, 2, state(2), deadline_ms=None, created_ms=1)
+        await store.write(Write(tid, 1, data(1), 1))
+        await another().write(Write(tid, 2, data(2), 1))
         for _ in range(50):
             if heard:
                 break
@@ -163,8 +165,7 @@ async def test_a_change_is_published_only_while_another_process_listens(
     tid = secrets.token_hex(4)
 
     async def change(to: int) -> None:
-        assert await store.write(tid, to - 1, state(to), deadline_ms=None,
-                                 created_ms=1) == to
+        assert await store.write(Write(tid, to - 1, data(to), 1)) == to
 
     try:
         await change(1)
@@ -201,11 +202,11 @@ async def test_presence_is_shared_and_expires_with_its_process(store: LiveStore)
 
 async def test_a_vanished_table_cannot_be_written_back(store: LiveStore) -> None:
     tid = secrets.token_hex(4)
-    await store.write(tid, 0, state(0), deadline_ms=None, created_ms=1)
+    await store.write(Write(tid, 0, data(0), 1))
     assert await store.delete(tid, 0) is False
     assert await store.delete(tid, 1) is True
     assert await store.load(tid) is None
-    assert await store.write(tid, 1, state(1), deadline_ms=None, created_ms=1) is None
+    assert await store.write(Write(tid, 1, data(1), 1)) is None
 
 
 async def test_spectators_are_counted_over_every_process_and_the_total_announced(

@@ -94,7 +94,8 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
     if (r === 0) children.push(choiceButton("left"));
     children.push(...cells);
     if (r === rows.length - 1) children.push(choiceButton("right"));
-    board.push(h("div", { class: `chain-row ${reverse ? "reverse" : ""}` }, children));
+    // A line that fits one row stands in the middle of the board.
+    board.push(h("div", { class: `chain-row ${reverse ? "reverse" : ""} ${rows.length === 1 ? "single" : ""}` }, children));
   });
   // Variants with more ends (spinners, trains) get plain buttons below the line.
   const extra = choices.filter((c) => c.end && c.end !== "left" && c.end !== "right");

@@ -80,7 +80,7 @@ export function scoreSheet(view) {
   const cell = (value) => (goat ? standingCell(value) : h("span", { class: "total" }, num(value)));
 
   const head = h("tr", {}, h("th", { scope: "col", title: t("sheet.round") }, "#"),
-    columns.map((c) => h("th", { scope: "col", class: "side-name" }, c.label)));
+    columns.map((c) => h("th", { scope: "col", class: "side-name", title: c.label }, c.label)));
   const body = [];
   body.push(h("tr", { class: "score-start" }, h("th", { scope: "row" }, ""),
     columns.map(() => h("td", {}, cell(zero)))));

@@ -7,6 +7,7 @@
 //
 // Tiles shrink with the board so the cross fits a phone; a very long line scrolls.
 
+import { renderChain } from "./chain.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { parseTile, tileBack, tileSvg } from "./tiles.js";
@@ -21,11 +22,6 @@ const isDouble = (item) => {
   return t !== null && t[0] === t[1];
 };
 
-/** Whether a chain is a spinner's cross (it has a spinner or arm tiles). */
-export function hasSpinner(chain) {
-  return Array.isArray(chain) && chain.some((item) => item && (item.spinner || item.arm === "up" || item.arm === "down"));
-}
-
 /**
  * Render the cross into `container`.
  * choices: ends the selected tile may go to, each {end, label, short}; onChoose(end).
@@ -36,6 +32,11 @@ export function hasSpinner(chain) {
  * page: the left end at the top, the up arm to the right.
  */
 export function renderSpinner(container, chain, { choices = [], onChoose = null, ends = null, last = null, view = null } = {}) {
+  // Until the spinner is down the table is a plain line.
+  if (!chain.some((item) => item && (item.spinner || item.arm))) {
+    renderChain(container, chain, { choices, onChoose, ends, last });
+    return;
+  }
   const line = chain.filter((item) => !item.arm);
   const up = chain.filter((item) => item.arm === "up");
   const down = chain.filter((item) => item.arm === "down");

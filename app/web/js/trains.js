@@ -11,16 +11,11 @@
 // each of those rows gets a button at its open end: the row says whose train it is.
 
 import { h } from "./dom.js";
+import { dir, t } from "./i18n.js";
 import { parseTile, tileSvg } from "./tiles.js";
 import { endLabel, seatName } from "./words.js";
 
 const MEXICAN = "mexican";
-
-/** Whether a chain is a trains layout (it has the engine, which stands on no arm). */
-export function hasTrains(chain) {
-  return Array.isArray(chain) && chain.some((item) => item && (item.arm === null
-    || item.arm === MEXICAN || String(item.arm ?? "").startsWith("train:")));
-}
 
 const seatOf = (end) => (String(end).startsWith("train:") ? Number(String(end).slice(6)) : null);
 
@@ -52,6 +47,9 @@ export function renderTrains(container, chain, { choices = [], onChoose = null, 
   const openDouble = view ? view.open_double : null;
   const playable = new Set(((view && view.legal) || []).map((m) => m.end));
   const engineNumber = engine ? Number(engine.left) : null;
+  // On a right-to-left page the trains run right to left from their names: each tile
+  // then shows its inner number (toward the engine) on its right.
+  const rtl = dir() === "rtl";
 
   const label = width < 420 ? 76 : 130;
   const room = width - label - u * 1.6 - 24; // the row's label, its end button, padding
@@ -64,34 +62,34 @@ export function renderTrains(container, chain, { choices = [], onChoose = null, 
     const shown = [];
     let used = 0;
     for (let i = tiles.length - 1; i >= 0; i--) {
-      const t = parseTile(tiles[i].tile) || [0, 0];
-      const w = (t[0] === t[1] ? u : 2 * u) + 2;
+      const tl = parseTile(tiles[i].tile) || [0, 0];
+      const w = (tl[0] === tl[1] ? u : 2 * u) + 2;
       if (used + w > room && shown.length) break;
       shown.unshift(tiles[i]);
       used += w;
     }
     const hidden = tiles.length - shown.length;
     const cells = shown.map((item, i) => {
-      const t = parseTile(item.tile) || [0, 0];
-      const double = t[0] === t[1];
+      const tl = parseTile(item.tile) || [0, 0];
+      const double = tl[0] === tl[1];
       const last = i === shown.length - 1;
       const open = last && double && openDouble === end;
       return h("span", {
         class: `chain-tile ${double ? "double" : ""} ${open ? "open-double" : ""}`,
-        title: open ? `${item.tile}: this double must be covered first` : item.tile,
-        "aria-label": open ? `${item.tile}, an open double` : item.tile, role: "img",
+        title: open ? t("trains.open_double_title", { tile: item.tile }) : item.tile,
+        "aria-label": open ? t("trains.open_double_label", { tile: item.tile }) : item.tile, role: "img",
         dataset: { tile: item.tile, arm: end },
-      }, tileSvg(item.inner, item.outer, { horizontal: !double }));
+      }, rtl ? tileSvg(item.outer, item.inner, { horizontal: !double }) : tileSvg(item.inner, item.outer, { horizontal: !double }));
     });
     const open = (ends && ends[end] !== undefined) ? ends[end]
       : (tiles.length ? tiles[tiles.length - 1].outer : engineNumber);
     const tail = choice
       ? h("button", {
         type: "button", class: "end-choice", dataset: { end },
-        "aria-label": `Play on ${endLabel(view, end)}`, title: `Play on ${endLabel(view, end)}`,
+        "aria-label": t("trains.play_on", { train: endLabel(view, end) }), title: t("trains.play_on", { train: endLabel(view, end) }),
         onclick: () => onChoose && onChoose(end),
       }, choice.short ?? String(open))
-      : h("span", { class: "train-end", title: `open end: ${open}` }, open === null ? "" : String(open));
+      : h("span", { class: "train-end", title: t("trains.open_end", { n: open ?? "" }) }, open === null ? "" : String(open));
     const classes = ["train-row"];
     if (end === MEXICAN) classes.push("mexican");
     if (view && seat === view.you) classes.push("mine");
@@ -100,28 +98,32 @@ export function renderTrains(container, chain, { choices = [], onChoose = null, 
     if (choice) classes.push("choosable");
     else if (!choices.length && playable.has(end)) classes.push("playable");
     const name = endLabel(view, end);
+    const shortName = end === MEXICAN ? t("trains.mexican")
+      : view && seat === view.you ? t("trains.you") : (view ? seatName(view, seat) : t("seat.n", { n: seat + 1 }));
     return h("div", {
       class: classes.join(" "), dataset: { train: end }, "data-testid": `train-${end}`,
-      role: "group", "aria-label": `${name}${marked ? ", marked" : ""}: ${tiles.map((x) => x.tile).join(", ") || "empty"}`,
+      role: "group", "aria-label": t("trains.row", {
+        name: marked ? t("trains.marked", { name }) : name, tiles: tiles.map((x) => x.tile).join(", ") || t("board.arm_empty"),
+      }),
     },
-      h("div", { class: "train-label", style: `flex-basis: ${label}px` },
-        h("span", { class: "train-name" }, end === MEXICAN ? "Mexican" : (view && seat === view.you ? "You" : (view ? seatName(view, seat) : `Train ${seat + 1}`))),
-        marked ? h("span", { class: "train-marker", title: "Marker: anyone may play on this train", "aria-label": "marker", role: "img", "data-testid": "marker" }) : null),
+      h("div", { class: "train-label", style: `flex-basis: ${label}px`, title: shortName },
+        h("span", { class: "train-name" }, shortName),
+        marked ? h("span", { class: "train-marker", title: t("trains.marker"), "aria-label": t("trains.marker"), role: "img", "data-testid": "marker" }) : null),
       h("div", { class: "train-tiles" },
-        hidden > 0 ? h("span", { class: "train-more", title: `${hidden} earlier tiles` }, `+${hidden}`) : null,
+        hidden > 0 ? h("span", { class: "train-more", title: t("trains.earlier", { n: hidden }) }, `+${hidden}`) : null,
         cells, tail));
   });
 
   const head = engine
     ? h("div", { class: "train-engine", "data-testid": "engine" },
-      h("span", { class: "chain-tile double engine", title: `engine ${engine.tile}`, role: "img", "aria-label": `engine ${engine.tile}` },
+      h("span", { class: "chain-tile double engine", title: t("trains.engine_tile", { tile: engine.tile }), role: "img", "aria-label": t("trains.engine_tile", { tile: engine.tile }) },
         tileSvg(engine.left, engine.right, { horizontal: false })),
-      h("span", { class: "engine-word" }, `Engine ${engine.tile}`),
+      h("span", { class: "engine-word" }, t("trains.engine", { tile: engine.tile })),
       openDouble ? h("span", { class: "pill open-double-note", "data-testid": "open-double" },
-        `Cover the double on ${endLabel(view, openDouble)} first`) : null)
-    : h("div", { class: "chain-empty" }, "The engine is not down yet.");
+        t("trains.cover_first", { end: endLabel(view, openDouble) })) : null)
+    : h("div", { class: "chain-empty" }, t("trains.no_engine"));
   const grid = h("div", { class: "trains", "data-testid": "trains" }, head, rows);
   container.replaceChildren(grid);
   container.dataset.ends = JSON.stringify(ends || {});
-  container.setAttribute("aria-label", engine ? `Trains from the engine ${engine.tile}` : "Trains");
+  container.setAttribute("aria-label", engine ? t("trains.all", { tile: engine.tile }) : t("trains.none"));
 }

@@ -54,7 +54,16 @@ export function tableSummary(table) {
 }
 
 export function seatName(view, seat) {
-  const entry = (view.seats || []).find((x) => x.seat === seat);
+  return playerName((view.seats || []).find((x) => x.seat === seat), seat);
+}
+
+/** A seat's name: the player's, a computer player's in the words of the strength picker
+ * ("Computer 2 (Steady)"), or the seat's number when it is free. */
+export function playerName(entry, seat) {
+  if (entry && entry.bot) {
+    const strength = has(`bot.${entry.bot}`) ? t(`bot.${entry.bot}`) : String(entry.bot);
+    return t("bot.name", { n: seat + 1, strength });
+  }
   if (entry && entry.player) return entry.player;
   return t("seat.n", { n: seat + 1 });
 }
@@ -75,6 +84,13 @@ export function endWord(end) {
   return has(`end.${end}`) ? t(`end.${end}`) : String(end).replace(/[_:]/g, " ");
 }
 
+/** What a variant calls the loser of a game ("goat", "donkey"), as the server says. */
+export function loserWord(variant) {
+  const info = variantInfo(variant);
+  const word = info && info.loser;
+  return word && has(`result.${word}`) ? word : "goat";
+}
+
 /** Names joined the language's way. */
 export function names(view, seats) {
   return list(seats.map((s) => seatName(view, s)));
@@ -89,7 +105,7 @@ export function roundEndWords(view, end, fishRule) {
     return `${t("log.fish", { name: by })}${rule}`;
   }
   if (kind === "out") return t("log.went_out", { name: by });
-  if (kind === "timeout") return t("log.timeout", { name: by });
+  if (kind === "timeout") return t(end.resigned ? "log.resigned" : "log.timeout", { name: by });
   return t("log.round_over");
 }
 
@@ -100,7 +116,9 @@ export function resultWords(view, result) {
   if (result.reason === "resign") return t("result.resigned", { names: names(view, losers) });
   if (result.reason === "timeout") return t("result.timed_out", { names: names(view, losers) });
   if (result.reason === "goat") {
-    return t(losers.length > 1 ? "result.goats" : "result.goat", { names: names(view, losers) });
+    // The variant's own word for its loser (GET /api/variants' `loser`: Donkey's donkey).
+    const word = loserWord(view.variant);
+    return t(losers.length > 1 ? `result.${word}s` : `result.${word}`, { names: names(view, losers) });
   }
   if (!winners.length) return t("result.draw");
   // Sea Goat's going-outs that win the whole game, General's two ways to end (RULES §7, §12).
@@ -122,7 +140,8 @@ export function describeEvents(events, view) {
     const who = ev.seat !== undefined && ev.seat !== null ? name(ev.seat) : "";
     switch (ev.type) {
       case "join":
-        lines.push(t("log.joined", { name: ev.player || who }));
+        // A computer player by the picker's words, as its seat shows it.
+        lines.push(t("log.joined", { name: (view.seats || []).some((x) => x.seat === ev.seat && x.bot) ? who : ev.player || who }));
         break;
       case "leave":
         lines.push(t("log.left", { name: ev.player || who }));

@@ -6,7 +6,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { navigate, signedIn } from "../ui.js";
 
-function authForm({ title, action, submitLabel, autocomplete, testid }) {
+function authForm({ title, action, submitLabel, autocomplete, testid, signUp = false }) {
   const error = h("p", { class: "form-error", role: "alert" });
   const username = h("input", {
     name: "username", required: true, minlength: 3, maxlength: 20, pattern: "[A-Za-z0-9_]{3,20}",
@@ -19,7 +19,9 @@ function authForm({ title, action, submitLabel, autocomplete, testid }) {
   const button = h("button", { type: "submit", class: "primary" }, submitLabel);
   const form = h("form", { class: "card auth-form", "data-testid": testid },
     h("h2", {}, title),
-    h("label", {}, t("auth.username"), username),
+    h("label", {}, t("auth.username"), username,
+      // Whoever picks a name sees its rule, not only in a tooltip.
+      signUp ? h("span", { class: "hint", "data-testid": "username-rule" }, t("auth.username_rule")) : null),
     h("label", {}, t("auth.password"), password),
     error,
     button);
@@ -34,7 +36,8 @@ function authForm({ title, action, submitLabel, autocomplete, testid }) {
       sessionStorage.removeItem("domino.next");
       navigate(next);
     } catch (err) {
-      error.textContent = err.status === 401 ? t("auth.wrong") : err.message;
+      error.textContent = err.status === 401 ? t("auth.wrong")
+        : signUp && err.status === 409 ? t("auth.name_taken", { name: username.value }) : err.message;
     } finally {
       button.disabled = false;
     }
@@ -54,6 +57,6 @@ export function renderAuth(root) {
       next && next.startsWith("#/table/") ? h("p", { class: "invite-note", "data-testid": "invite-note" }, t("auth.invite_note")) : null,
       h("div", { class: "auth-forms" },
         authForm({ title: t("auth.sign_in"), action: "/api/auth/login", submitLabel: t("auth.sign_in"), autocomplete: "current-password", testid: "signin" }),
-        authForm({ title: t("auth.create"), action: "/api/auth/register", submitLabel: t("auth.sign_up"), autocomplete: "new-password", testid: "signup" })),
+        authForm({ title: t("auth.create"), action: "/api/auth/register", submitLabel: t("auth.sign_up"), autocomplete: "new-password", testid: "signup", signUp: true })),
       h("p", {}, h("a", { href: "#/lobby" }, t("auth.just_watch")), ` ${t("auth.no_account_needed")}`)));
 }

@@ -43,7 +43,9 @@ export function renderLeaderboard(root, variant) {
         h("td", { class: "num" }, e.skill === undefined ? "" : num(Math.round(e.skill)),
           e.deviation ? h("span", { class: "deviation wide-only" }, ` ±${num(Math.round(e.deviation))}`) : null),
         h("td", { class: "num" }, num(e.games ?? "")),
-        h("td", { class: "num wide-only" }, e.wins === undefined ? "" : `${num(e.wins)}/${num(e.losses ?? 0)}`))));
+        h("td", { class: "num wide-only" }, e.wins === undefined ? "" : `${num(e.wins)}/${num(e.losses ?? 0)}`))),
+      // An empty board says so in its body, not only above it.
+      entries.length ? null : h("tr", { "data-testid": "leaderboard-empty" }, h("td", { colspan: 6, class: "muted" }, t("leaderboard.nobody"))));
       info.textContent = data.total ? t("leaderboard.total", { n: data.total }) : t("leaderboard.nobody");
       replace(pager,
         offset > 0 ? h("button", { type: "button", onclick: () => { offset = Math.max(0, offset - PAGE); load(); } }, t("leaderboard.previous")) : null,

@@ -6,7 +6,7 @@ import { has, t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { navigate, pill, toast } from "../ui.js";
 import { loadVariants } from "../variants.js";
-import { optionLabel, optionValueWord, optionWords, variantName } from "../words.js";
+import { optionLabel, optionValueWord, optionWords, playerName, variantName } from "../words.js";
 
 function mySeat(table) {
   const me = auth.player;
@@ -48,7 +48,7 @@ function tableCard(table) {
     h("ul", { class: "seat-list", "aria-label": t("lobby.seats") },
       seats.map((x) => x.player
         // A player's name is not a word of the page: translators and translating browsers leave it.
-        ? h("li", { class: "taken", translate: "no" }, x.player)
+        ? h("li", { class: "taken", translate: "no" }, playerName(x, x.seat))
         : h("li", { class: "free" }, t("lobby.free_seat")))),
     h("div", { class: "meta" }, `${t("lobby.players", { n: seats.length })} · ${t("table.seconds_per_move", { n: table.turn_seconds ?? 30 })}`),
     h("div", { class: "actions" }, actions));

@@ -4,10 +4,11 @@
 import { get } from "../api.js";
 import { h, replace, signed } from "../dom.js";
 import { renderLayout } from "../board.js";
+import { controlIcon } from "../icons.js";
 import { num, t } from "../i18n.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
-import { describeEvents, optionWords, resultWords, variantName } from "../words.js";
+import { describeEvents, loserWord, optionWords, resultWords, variantName } from "../words.js";
 
 const SPEEDS = [1500, 800, 400]; // ms per step
 
@@ -61,7 +62,7 @@ export async function renderReplay(root, gameId) {
   // Autoplay: a step every SPEEDS[speed] ms until the end (or a key/button stops it).
   let timer = null;
   let speed = 0;
-  const playButton = button("⏵", t("replay.play"), () => (timer ? stop() : start()), "autoplay");
+  const playButton = button(controlIcon("play"), t("replay.play"), () => (timer ? stop() : start()), "autoplay");
   const speedButton = button("1×", t("replay.speed"), () => {
     speed = (speed + 1) % SPEEDS.length;
     speedButton.textContent = `${num(speed + 1)}×`;
@@ -74,32 +75,32 @@ export async function renderReplay(root, gameId) {
       if (index >= steps.length - 1) stop();
       else go(index + 1);
     }, SPEEDS[speed]);
-    playButton.textContent = "⏸";
+    playButton.replaceChildren(controlIcon("pause"));
     playButton.setAttribute("aria-label", t("replay.pause"));
     playButton.title = t("replay.pause");
   }
   function stop() {
     clearInterval(timer);
     timer = null;
-    playButton.textContent = "⏵";
+    playButton.replaceChildren(controlIcon("play"));
     playButton.setAttribute("aria-label", t("replay.play"));
     playButton.title = t("replay.play");
   }
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-    button("|◀", t("replay.first"), () => go(0), "first"),
-    button("◀◀", t("replay.prev_round"), () => go([...roundStarts].reverse().find((i) => i < index) ?? 0), "prev-round"),
-    button("◀", t("replay.prev"), () => go(index - 1), "prev"),
+    button(controlIcon("first"), t("replay.first"), () => go(0), "first"),
+    button(controlIcon("prev_round"), t("replay.prev_round"), () => go([...roundStarts].reverse().find((i) => i < index) ?? 0), "prev-round"),
+    button(controlIcon("prev"), t("replay.prev"), () => go(index - 1), "prev"),
     playButton,
-    button("▶", t("replay.next"), () => go(index + 1), "next"),
-    button("▶▶", t("replay.next_round"), () => go(roundStarts.find((i) => i > index) ?? steps.length - 1), "next-round"),
-    button("▶|", t("replay.last"), () => go(steps.length - 1), "last"),
+    button(controlIcon("next"), t("replay.next"), () => go(index + 1), "next"),
+    button(controlIcon("next_round"), t("replay.next_round"), () => go(roundStarts.find((i) => i > index) ?? steps.length - 1), "next-round"),
+    button(controlIcon("last"), t("replay.last"), () => go(steps.length - 1), "last"),
     speedButton,
     counter);
 
   const result = record.result;
   // The result is told at the end of the replay, not from its first step.
   const resultCard = result ? h("div", { class: "card replay-result", hidden: true, "data-testid": "replay-result" },
-    h("h2", {}, result.reason === "goat" ? [goatIcon("small"), ` ${resultWords(names, result)}`] : resultWords(names, result)),
+    h("h2", {}, result.reason === "goat" && loserWord(record.variant) === "goat" ? [goatIcon("small"), ` ${resultWords(names, result)}`] : resultWords(names, result)),
     h("p", {}, (result.final || []).map((score, i) => `${name(i)}: ${num(score)} (${t("replay.rating", { gain: signed((result.rating || [])[i] ?? 0) })})`).join(" · ")),
     record.seed ? h("p", { class: "muted seed" }, `${t("result.seed")} ${record.seed}`) : null) : null;
   section.append(
@@ -142,7 +143,7 @@ export async function renderReplay(root, gameId) {
     counter.textContent = t("replay.counter", { round: step.round + 1, step: index + 1, total: steps.length });
     if (resultCard) resultCard.hidden = index < steps.length - 1;
     replace(notes, step.notes.map((n) => h("li", {}, n)));
-    renderLayout(board, step.chain, { ends: step.ends });
+    renderLayout(board, step.layout, step.chain, { ends: step.ends });
     drawHands(step);
     drawStandings();
   }

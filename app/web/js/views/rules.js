@@ -1,25 +1,33 @@
-// The rules of a variant in a few paragraphs, with the table options explained.
+// The rules of a variant in a few paragraphs, with the table options explained. Every
+// variant the server plays (GET /api/variants) has a page; its paragraphs are the
+// catalogue's `rules.<variant>.1`, `.2`, ... in the page's language.
 
 import { h } from "../dom.js";
 import { has, t } from "../i18n.js";
+import { loadVariants } from "../variants.js";
 import { variantName } from "../words.js";
 
-// The variants with a rules page, and how many paragraphs each has in the catalogue.
-const PAGES = { goat: 9, classic: 6, sea_goat: 6, sport_goat: 4, general: 5, donkey: 5 };
+function paragraphs(variant) {
+  const out = [];
+  for (let i = 1; has(`rules.${variant}.${i}`); i++) out.push(h("li", {}, t(`rules.${variant}.${i}`)));
+  return out;
+}
 
-export function renderRules(root, variant) {
-  const shown = variant in PAGES ? variant : "goat";
-  const paragraphs = [];
-  for (let i = 1; i <= PAGES[shown]; i++) {
-    const key = `rules.${shown}.${i}`;
-    if (has(key)) paragraphs.push(h("li", {}, t(key)));
+export async function renderRules(root, variant) {
+  let names = [];
+  try {
+    names = (await loadVariants()).map((v) => v.name);
+  } catch {
+    names = [variant];
   }
+  const shown = names.includes(variant) ? variant : names[0] || variant;
+  const options = (((await loadVariants().catch(() => [])).find((v) => v.name === shown)) || {}).options || {};
   root.append(h("section", { class: "rules-page", "data-testid": "rules" },
     h("nav", { class: "tabs", "aria-label": t("rules.variants") },
-      Object.keys(PAGES).map((v) => h("a", { href: `#/rules/${v}`, class: v === shown ? "active" : "", "aria-current": v === shown ? "page" : null }, variantName(v)))),
+      names.map((v) => h("a", { href: `#/rules/${encodeURIComponent(v)}`, class: v === shown ? "active" : "", "aria-current": v === shown ? "page" : null }, variantName(v)))),
     h("h1", {}, t("rules.title", { variant: variantName(shown) })),
-    h("ol", { class: "rules-list card" }, paragraphs),
-    shown === "goat" || shown === "donkey" ? h("section", { class: "card", "data-testid": "fish-rules" },
+    h("ol", { class: "rules-list card" }, paragraphs(shown)),
+    "fish_rule" in options ? h("section", { class: "card", "data-testid": "fish-rules" },
       h("h2", {}, t("create.fish")),
       h("dl", { class: "rules-options" },
         h("dt", {}, t("option.fish_rule.all")), h("dd", {}, t("rules.fish_all")),

@@ -1,0 +1,87 @@
+"""`Table` reads and writes exactly the JSON the live store keeps.
+
+`stored_tables.json` holds tables as the server stored them before the state was typed
+(waiting, with a bot, mid-game at a table with a pause and bot takeover, finished, with a
+rematch offered), with the lobby's `table` and every seat's `view` that server made of them:
+the typed table writes them back unchanged and shows them the same.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from app.live.store import dumps
+from app.services.table import LogEntry, Person, Rematch, Table
+from app.services.tables import build_view, game_of, public_table
+
+STORED: dict[str, dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "stored_tables.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(STORED))
+def test_a_stored_table_round_trips_exactly(name: str) -> None:
+    state = STORED[name]["state"]
+    table = Table.from_dict(state, 7)
+    assert table.version == 7
+    expected = state if "next_round_at" in state else {**state, "next_round_at": None}
+    assert table.to_dict() == expected
+    assert orjson.loads(table.to_json()) == expected
+    assert Table.from_dict(table.to_dict()) == table
+
+
+@pytest.mark.parametrize("name", sorted(STORED))
+def test_a_stored_table_shows_as_it_did(name: str) -> None:
+    table = Table.from_dict(STORED[name]["state"])
+    assert public_table(table) == STORED[name]["table"]
+    game = game_of(table)
+    views = [build_view(table, game, seat, {0}, 2) for seat in [None, *range(table.players)]]
+    assert views == STORED[name]["views"]
+
+
+def test_the_stored_tables_cover_every_field() -> None:
+    playing = Table.from_dict(STORED["playing"]["state"])
+    assert playing.status == "playing" and playing.game is not None and playing.log
+    assert playing.bot_takeover and playing.round_pause_seconds == 5
+    assert playing.seats[3] == Person(-4, "Bot 4 (strong)", "strong")
+    assert playing.seats[3] is not None and playing.seats[3].is_bot
+    offered = Table.from_dict(STORED["rematch_offered"]["state"])
+    assert offered.rematch == Rematch((0,), None)
+    assert offered.finished_at is not None and offered.rated
+
+
+def test_a_table_stored_before_its_later_fields_loads_with_their_defaults() -> None:
+    old = {k: v for k, v in STORED["playing"]["state"].items()
+           if k not in ("round_pause_seconds", "bot_takeover", "bot_pace_ms", "next_round_at",
+                        "rematch")}
+    table = Table.from_dict(old)
+    assert (table.round_pause_seconds, table.bot_takeover, table.bot_pace_ms,
+            table.next_round_at, table.rematch) == (0, False, 1500, None, None)
+    assert table.to_dict() == {**old, "round_pause_seconds": 0, "bot_takeover": False,
+                               "bot_pace_ms": 1500, "next_round_at": None}
+    assert public_table(table)["round_pause_seconds"] == 0
+
+
+def test_the_log_kept_as_json_is_written_as_the_log_itself() -> None:
+    table = Table.from_dict(STORED["playing"]["state"])
+    assert table.log_json is None
+    kept = replace(table, log_json=tuple(dumps(entry.to_dict()) for entry in table.log))
+    assert orjson.loads(kept.to_json()) == table.to_dict()
+    # What is kept is what is written: a log entry the JSON does not hold is not stored.
+    longer = replace(kept, log=(*kept.log, LogEntry(99, [])))
+    assert orjson.loads(longer.to_json())["log"] == table.to_dict()["log"]
+
+
+def test_seats_are_found_by_player() -> None:
+    table = Table.from_dict(STORED["playing"]["state"])
+    ids = [None if who is None else who.id for who in table.seats]
+    assert [table.seat_of(i) for i in ids] == [0, 1, 2, 3]
+    assert table.seat_of(12345) is None and table.seat_of(None) is None
+    assert [who.name for who in table.people()] == ["p1", "p2", "p3"]
+    emptied = table.with_seat(1, None)
+    assert emptied.free_seats() == [1] and table.free_seats() == []
