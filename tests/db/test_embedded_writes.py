@@ -27,9 +27,9 @@ async def test_snapshots_saved_at_once_all_succeed(
             assert game.turn is not None
             move = rng.choice(game.legal_for(game.turn))
             change = await play.play(store, seats[game.turn].id, table_id, move["tile"],
-                                     move["end"], known.version, known.versioned,
+                                     move["end"], known.version, known.table,
                                      known.take_game())
-            if rounds_over(change.state) >= 1:
+            if rounds_over(change.table) >= 1:
                 break
         recovery = Recovery(store, db)
         for _ in range(10):
