@@ -114,6 +114,20 @@ def _serve(args: argparse.Namespace) -> int:
         sock = _listen(host, port)
     except OSError as error:
         return _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    made_folder = None
+    if settings.metrics_port:
+        from app import metrics
+
+        # Its own port, never the app's: served to the operator's network only. With
+        # several workers this process serves every worker's metrics added up.
+        if args.workers > 1:
+            made_folder = _shared_metrics_folder()
+        try:
+            metrics.serve(host, settings.metrics_port)
+        except OSError as error:
+            sock.close()
+            return _fail(f"cannot listen on {host}:{settings.metrics_port} (metrics): "
+                         f"{error.strerror or error}")
     try:
         asyncio.run(asyncio.wait_for(_prepare(settings), PREPARE_SECONDS))
     except StartError as error:
@@ -141,27 +155,37 @@ def _serve(args: argparse.Namespace) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             server.run(sockets=[sock])
         return 0 if server.started else 3
-    with _shared_metrics():
-        from uvicorn.supervisors import Multiprocess
+    try:
+        with _shared_metrics():
+            from uvicorn.supervisors import Multiprocess
 
-        Multiprocess(config, sockets=[sock]).run()
+            Multiprocess(config, sockets=[sock]).run()
+    finally:
+        if made_folder is not None:
+            shutil.rmtree(made_folder, ignore_errors=True)
     return 0
 
 
 @contextlib.contextmanager
 def _shared_metrics() -> Iterator[None]:
     """Workers add up their metrics through files in one folder (prometheus-client)."""
-    from app.metrics import MULTIPROC_ENV
-
-    if os.environ.get(MULTIPROC_ENV):
-        yield
-        return
-    folder = tempfile.mkdtemp(prefix="domino-metrics-")
-    os.environ[MULTIPROC_ENV] = folder
+    made = _shared_metrics_folder()
     try:
         yield
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+
+
+def _shared_metrics_folder() -> str | None:
+    """Set up the workers' metrics folder unless one is set; returns the folder made."""
+    from app.metrics import MULTIPROC_ENV
+
+    if os.environ.get(MULTIPROC_ENV):
+        return None
+    folder = tempfile.mkdtemp(prefix="domino-metrics-")
+    os.environ[MULTIPROC_ENV] = folder
+    return folder
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     # "text" for people, "json" (one object a line) for log collectors.
     log_format: Literal["text", "json"] = "text"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    # The port of the Prometheus metrics listener (on `host`, beside the app's port, never
+    # on it); 0: no metrics are served.
+    metrics_port: int = 0
     # Limits (README "Security"): the largest HTTP request body, in bytes ...
     max_body_bytes: int = 64 * 1024
     # ... the proxies whose X-Forwarded-For names the client (addresses or networks,
@@ -109,6 +112,9 @@ class Settings(BaseSettings):
     # lobby lists (waiting ones first, newest first).
     max_waiting_tables: int = 3
     max_sockets_per_player: int = 8
+    # Sockets not signed in (spectators) one client address may have open at once, on all
+    # processes together.
+    max_anon_sockets_per_address: int = 50
     waiting_table_seconds: float = 1800.0
     lobby_max_tables: int = 200
 

@@ -11,7 +11,7 @@ import logging
 import logging.config
 import re
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, ClassVar
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 table_id: ContextVar[str | None] = ContextVar("table_id", default=None)
@@ -33,6 +33,25 @@ class ContextFilter(logging.Filter):
         message = record.getMessage()
         if _SECRETS.search(message):
             record.msg, record.args = _SECRETS.sub("[redacted]", message), ()
+        return True
+
+
+class PeerFaults(logging.Filter):
+    """A client's malformed frame is the client's fault, not a failure of ours: uvicorn logs
+    a text frame that is not UTF-8 (it closes the socket with 1007, rightly) as an error with
+    a traceback, which anyone could then write once per socket. One line at info instead."""
+
+    SAID: ClassVar[dict[str, str]] = {
+        "Invalid UTF-8 sequence received from client.":
+            "websocket closed (1007): a text frame was not valid UTF-8",
+    }
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        said = self.SAID.get(record.msg) if isinstance(record.msg, str) else None
+        if said is not None:
+            record.msg, record.args = said, ()
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
         return True
 
 
@@ -66,10 +85,11 @@ def logging_config(fmt: str, level: str) -> dict[str, Any]:
         "filters": ["context"],
         "stream": "ext://sys.stderr",
     }
-    return {
+    config: dict[str, Any] = {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "app.logs.ContextFilter"}},
+        "filters": {"context": {"()": "app.logs.ContextFilter"},
+                    "peer_faults": {"()": "app.logs.PeerFaults"}},
         "formatters": {"main": formatter},
         "handlers": {"main": handler},
         "root": {"handlers": ["main"], "level": level.upper()},
@@ -79,6 +99,8 @@ def logging_config(fmt: str, level: str) -> dict[str, Any]:
             for name in ("uvicorn", "uvicorn.error", "uvicorn.access")
         },
     }
+    config["loggers"]["uvicorn.error"]["filters"] = ["peer_faults"]
+    return config
 
 
 def configure(fmt: str, level: str) -> None:

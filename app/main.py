@@ -28,6 +28,7 @@ from app.api.origins import OriginGuard
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
 from app.db.session import Database, migrate
+from app.services import census
 from app.services.runtime import LiveTables
 
 WEB = Path(__file__).resolve().parent / "web"
@@ -81,12 +82,16 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.live = LiveTables(settings, app.state.db)
     await app.state.live.start()
     health.add_ready_check(app.state, "live store", app.state.live.ping)
+    counting = census.Counting(app.state.live.store)
+    if settings.metrics_port:
+        counting.start()
     collector.settle_heap(settings.gc_threshold)
     log.info("ready (process %s)", app.state.live.process_id)
     try:
         yield
     finally:
         log.info("stopping: sockets were told to reconnect; releasing presence and clocks")
+        await counting.stop()
         await app.state.live.stop()
         await app.state.db.dispose()
         metrics.process_stopped()
@@ -94,7 +99,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 def create_app() -> FastAPI:
-    app = FastAPI(title="Domino server", lifespan=lifespan)
+    # The API's schema and its pages (/openapi.json, /docs, /redoc) only in development:
+    # the public contract is PROTOCOL.md, and a production server maps no routes for others.
+    docs = settings.mode == "development"
+    app = FastAPI(title="Domino server", lifespan=lifespan,
+                  openapi_url="/openapi.json" if docs else None,
+                  docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

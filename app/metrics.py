@@ -1,15 +1,17 @@
 """Prometheus metrics of one server process (prometheus-client), multi-process safe.
 
-With `domino serve --workers N` every worker writes its samples to files in
-PROMETHEUS_MULTIPROC_DIR (the command sets one up) and /metrics adds them all up.
-What every process sees alike (tables in the store, the results backlog) is read from
-the store at scrape time instead; see `render`.
+They are served on a listen port of their own (`DOMINO_METRICS_PORT`), never on the app's:
+an operator's network reaches it, the public does not. With `domino serve --workers N`
+every worker writes its samples to files in PROMETHEUS_MULTIPROC_DIR (the command sets one
+up) and the command's own process serves them all added up. A scrape reads these values
+only: what every process sees alike (tables in the store, the results backlog) is counted
+in the store by a background census every few seconds (`app.services.census`), however
+often anyone scrapes.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 
 from prometheus_client import (
     REGISTRY,
@@ -18,11 +20,9 @@ from prometheus_client import (
     Gauge,
     Histogram,
     disable_created_metrics,
-    generate_latest,
+    start_http_server,
 )
-from prometheus_client.core import Metric
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
-from prometheus_client.registry import Collector
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -48,6 +48,18 @@ rate_limited = Counter(
 )
 for _channel in ("http", "ws"):
     rate_limited.labels(_channel)
+tables = Gauge(
+    "domino_tables", "Tables in the lobby index by status and variant (all processes).",
+    ["status", "variant"], multiprocess_mode="livemostrecent",
+)
+census_time = Gauge(
+    "domino_census_time_seconds", "When the tables and the backlog were last counted.",
+    multiprocess_mode="livemostrecent",
+)
+results_backlog = Gauge(
+    "domino_results_backlog", "Finished games not yet written to the database.",
+    multiprocess_mode="livemostrecent",
+)
 redis_errors = Counter("domino_redis_errors", "Failed calls to the live store (Redis).")
 database_errors = Counter("domino_database_errors", "Failed database calls.")
 
@@ -67,25 +79,15 @@ def count_error(error: BaseException) -> bool:
     return True
 
 
-class _Families(Collector):
-    def __init__(self, families: Iterable[Metric]) -> None:
-        self.families = list(families)
-
-    def collect(self) -> Iterable[Metric]:
-        return self.families
-
-
-def render(shared: Iterable[Metric]) -> bytes:
-    """The exposition text: this process's (or all workers') metrics, then `shared`."""
+def serve(host: str, port: int) -> None:
+    """Serve the metrics at http://host:port/metrics from a thread of this process: its
+    own, or every worker's added up (multi-process mode). Raises OSError if the port is
+    taken."""
+    registry: CollectorRegistry = REGISTRY
     if os.environ.get(MULTIPROC_ENV):
         registry = CollectorRegistry()
         MultiProcessCollector(registry)
-        own = generate_latest(registry)
-    else:
-        own = generate_latest(REGISTRY)
-    extra = CollectorRegistry()
-    extra.register(_Families(shared))
-    return own + generate_latest(extra)
+    start_http_server(port, addr=host, registry=registry)
 
 
 def process_stopped() -> None:

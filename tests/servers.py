@@ -55,6 +55,7 @@ LOAD_LIMITS = {
     "DOMINO_WS_PLAYER_BURST": "1000000",
     "DOMINO_MAX_WAITING_TABLES": "100000",
     "DOMINO_MAX_SOCKETS_PER_PLAYER": "100000",
+    "DOMINO_MAX_ANON_SOCKETS_PER_ADDRESS": "100000",
     "DOMINO_LOBBY_MAX_TABLES": "100000",
 }
 
@@ -71,6 +72,8 @@ class Server:
     ws_url: str
     process: subprocess.Popen[bytes]
     log: Path
+    # Where its metrics are served (DOMINO_METRICS_PORT), when they are.
+    metrics_url: str | None = None
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -96,6 +99,8 @@ def run_server(
             stderr=subprocess.STDOUT,
         )
     server = Server(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", process, log)
+    if env.get("DOMINO_METRICS_PORT"):
+        server.metrics_url = f"http://127.0.0.1:{env['DOMINO_METRICS_PORT']}/metrics"
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -103,13 +103,18 @@ async def logout_all(
 
 @router.post(
     "/auth/password",
-    responses={401: {"model": Detail}, 403: {"model": Detail}, 503: {"model": Detail}},
+    responses={401: {"model": Detail}, 403: {"model": Detail}, 429: {"model": Detail},
+               503: {"model": Detail}},
 )
 async def change_password(
     body: PasswordChange, identity: CurrentIdentity, session: SessionDep,
-    sessions: SessionsDep,
+    sessions: SessionsDep, request: Request,
 ) -> dict[str, bool]:
-    """A new password; every other session of the player is signed out, this one stays."""
+    """A new password; every other session of the player is signed out, this one stays.
+
+    Checking the current password is a guess like a sign-in: it spends the same budget of
+    the account (a thief with a session cannot guess on here once sign-in is closed)."""
+    await signin_name_limit(request, identity.player.name)
     if not await accounts.change_password(
         session, identity.player.id, body.current_password, body.new_password
     ):

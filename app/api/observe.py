@@ -1,40 +1,20 @@
-"""Seeing what a server does: /metrics for Prometheus, and an id for every request."""
+"""Seeing what a server does: an id for every request. (The metrics are served on a port
+of their own: `app.metrics.serve`.)"""
 
 from __future__ import annotations
 
 import re
 import secrets
 
-from fastapi import APIRouter, Request, Response
-from prometheus_client import CONTENT_TYPE_LATEST
-from prometheus_client.core import GaugeMetricFamily
+from fastapi import APIRouter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import logs, metrics
-from app.services import census
-from app.services.runtime import LiveTables
+from app import logs
 
 router = APIRouter(tags=["operations"])
 
 # A caller's (or proxy's) X-Request-ID is kept when it is a sane token, else we make one.
 _REQUEST_ID = re.compile(r"[\w.-]{1,64}")
-
-
-@router.get("/metrics", include_in_schema=False)
-async def prometheus_metrics(request: Request) -> Response:
-    live: LiveTables = request.app.state.live
-    now = await census.take(live.store)
-    tables = GaugeMetricFamily(
-        "domino_tables", "Tables in the lobby index by status and variant (all processes).",
-        labels=["status", "variant"],
-    )
-    for (status, variant), count in sorted(now.tables.items()):
-        tables.add_metric([status, variant], count)
-    backlog = GaugeMetricFamily(
-        "domino_results_backlog", "Finished games not yet written to the database.",
-        value=now.unwritten,
-    )
-    return Response(metrics.render([tables, backlog]), media_type=CONTENT_TYPE_LATEST)
 
 
 class RequestIds:

@@ -123,7 +123,8 @@ class HttpRateLimits:
 
 
 async def signin_name_limit(request: Request, name: str) -> None:
-    """Sign-in attempts at one account name, from any address (a spread-out guesser)."""
+    """Password checks at one account name, from any address (a spread-out guesser): every
+    sign-in and every password change spend this one budget, on every process."""
     budget = Budget(settings.signin_name_rate, settings.signin_name_burst)
     verdict = await take(request.app.state.live, {f"signin:{name.lower()}": budget}, "http")
     if not verdict.allowed:

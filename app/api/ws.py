@@ -63,6 +63,9 @@ CLOSE_TRY_AGAIN = 1013
 SOCKET_RENEW_MS = 60_000
 
 _NO_ID = object()
+# A number `id` is echoed exactly only within JavaScript's safe integers (and JSON readers
+# like ours): beyond 2**53 it would come back as a rounded float, so it is refused.
+MAX_ID_MAGNITUDE = 2**53
 _conn_numbers = itertools.count(1)
 
 
@@ -89,6 +92,8 @@ class Connection:
         self.limits = SocketLimits(live, client_address(websocket.scope))
         self.closed = False
         self.renewal: asyncio.Task[None] | None = None
+        # Counted among its address's sockets that are not signed in (until it signs in).
+        self.anonymous = False
         # The language of error messages: the handshake's Accept-Language, then hello's.
         self.lang = pick_language(websocket.headers.get("accept-language"))
 
@@ -356,6 +361,29 @@ class Connection:
             await _refuse(self.ws, self, "too many open connections; close another tab first",
                           SOCKET_RENEW_MS)
             return False
+        if self.anonymous:  # signed in now: one of the player's sockets, no longer anonymous
+            self.anonymous = False
+            with contextlib.suppress(RedisError, OSError):
+                await self.live.caps.drop_anonymous(self.limits.address, self.conn_id)
+        if self.renewal is None:
+            self.renewal = asyncio.create_task(self._renew())
+        return True
+
+    async def hold_anonymous(self) -> bool:
+        """Count this socket, not signed in, among its address's (on every process); at the
+        cap, refuse it with `rate_limited` and close it (False)."""
+        try:
+            held = await self.live.caps.hold_anonymous(self.limits.address, self.conn_id)
+        except (RedisError, OSError) as error:  # uncounted, rather than nobody let in
+            metrics.count_error(error)
+            held = True
+        if not held:
+            metrics.rate_limited.labels("ws").inc()
+            await _refuse(self.ws, self,
+                          "too many open connections from your address; close some first",
+                          SOCKET_RENEW_MS)
+            return False
+        self.anonymous = True
         if self.renewal is None:
             self.renewal = asyncio.create_task(self._renew())
         return True
@@ -363,16 +391,20 @@ class Connection:
     async def _renew(self) -> None:
         while True:
             await asyncio.sleep(SOCKET_RENEW_MS / 1000)
-            if self.player is not None:
-                with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(RedisError, OSError):
+                if self.player is not None:
                     await self.live.caps.hold_socket(self.player.id, self.conn_id)
+                elif self.anonymous:
+                    await self.live.caps.hold_anonymous(self.limits.address, self.conn_id)
 
     async def release_hold(self) -> None:
         if self.renewal is not None:
             self.renewal.cancel()
-        if self.player is not None:
-            with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(RedisError, OSError):
+            if self.player is not None:
                 await self.live.caps.drop_socket(self.player.id, self.conn_id)
+            if self.anonymous:
+                await self.live.caps.drop_anonymous(self.limits.address, self.conn_id)
 
     async def subscribe(self, table_id: str, msg_id: Any) -> None:
         self.busy.add(table_id)
@@ -415,7 +447,15 @@ def _frame_id(text: str | None) -> Any:
         data = orjson.loads(text)
     except ValueError:
         return _NO_ID
-    return data.get("id", _NO_ID) if isinstance(data, dict) else _NO_ID
+    return _echoable(data.get("id", _NO_ID)) if isinstance(data, dict) else _NO_ID
+
+
+def _echoable(msg_id: Any) -> Any:
+    """`msg_id` if it can be echoed exactly as sent, else `_NO_ID`."""
+    if isinstance(msg_id, int | float) and not isinstance(msg_id, bool) \
+            and abs(msg_id) > MAX_ID_MAGNITUDE:
+        return _NO_ID
+    return msg_id
 
 
 def _is_chat(text: str | None) -> bool:
@@ -437,6 +477,8 @@ def _read(text: str | None) -> tuple[Any, Any, str | None]:
     if not isinstance(data, dict):
         return None, _NO_ID, "a message is a JSON object with a `type`"
     msg_id = data.get("id", _NO_ID)
+    if msg_id is not _NO_ID and _echoable(msg_id) is _NO_ID:
+        return None, _NO_ID, f"id: a number id must lie within ±2**53 ({MAX_ID_MAGNITUDE})"
     try:
         return client_message.validate_python(data), msg_id, None
     except ValidationError as error:
@@ -485,6 +527,9 @@ async def gateway(websocket: WebSocket) -> None:
             return
         if conn.player is not None:
             conn.offer(_welcome(conn.player))
+    if conn.player is None and not await conn.hold_anonymous():
+        conn.forget_session()
+        return
     metrics.open_sockets.inc()
     live.notices.add(conn)
     try:

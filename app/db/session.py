@@ -42,6 +42,8 @@ def create_engine(url: str) -> AsyncEngine:
     if not url.startswith("sqlite"):
         # pre_ping: after a database restart, stale pooled connections are replaced, not used.
         return create_async_engine(url, pool_pre_ping=True, **json)
+    # "timeout" is SQLite's busy timeout: one writer at a time (every transaction that
+    # writes takes the lock first, `write_transaction`), the others wait up to 30 s for it.
     engine = create_async_engine(url, connect_args={"timeout": 30}, **json)
 
     @event.listens_for(engine.sync_engine, "connect")

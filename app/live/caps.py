@@ -1,5 +1,6 @@
-"""Caps every process shares: how many of a thing one player may hold at once (sockets,
-waiting tables), as leases in Redis, and when waiting tables nobody joined run out.
+"""Caps every process shares: how many of a thing one player (or one client address) may
+hold at once (sockets, waiting tables), as leases in Redis, and when waiting tables nobody
+joined run out.
 
 A lease is a member of the owner's sorted set scored by when it expires; a holder renews
 it while it lives and drops it when done, and a crashed process's leases run out alone.
@@ -49,7 +50,7 @@ class Caps:
         self._lease = client.register_script(_LEASE)
         self._due = client.register_script(_DUE)
 
-    def _key(self, kind: str, owner: int) -> str:
+    def _key(self, kind: str, owner: int | str) -> str:
         return f"{self.prefix}:cap:{kind}:{owner}"
 
     @property
@@ -58,7 +59,7 @@ class Caps:
         return f"{self.prefix}:waiting-expiry"
 
     async def lease(
-        self, kind: str, owner: int, member: str, cap: int, now_ms: int, expires_ms: int,
+        self, kind: str, owner: int | str, member: str, cap: int, now_ms: int, expires_ms: int,
         over: list[str] | None = None,
     ) -> bool:
         """Hold (or renew) `member` among `owner`'s `kind`, unless `cap` are held already."""
@@ -69,7 +70,7 @@ class Caps:
     async def _command(self, *args: Any) -> Any:
         return await self._runner.execute_command(*args)
 
-    async def release(self, kind: str, owner: int, member: str) -> None:
+    async def release(self, kind: str, owner: int | str, member: str) -> None:
         await self._command("ZREM", self._key(kind, owner), member)
 
     async def held(self, kind: str, owner: int, now_ms: int) -> list[str]:

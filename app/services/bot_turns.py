@@ -48,6 +48,12 @@ async def add_bot(
     def check(table: Table) -> None:
         if table.seat_of(requester_id) is None:
             raise ServiceError("not_seated", "only a player seated at this table adds bots", 409)
+        if table.rated:  # see app.services.fairness
+            raise ServiceError(
+                "bad_request",
+                "a rated table is for people only; play computer players at a casual table",
+                409,
+            )
 
     return await lobby.take_seat(
         store,

@@ -3,7 +3,8 @@
 - Waiting tables: a player may have created at most `max_waiting_tables` tables that are
   still waiting for players; a table that has not started `waiting_table_seconds` after
   it was made is removed (and the lobby told, as for any removed table).
-- Sockets: at most `max_sockets_per_player` signed-in sockets per player, on all
+- Sockets: at most `max_sockets_per_player` signed-in sockets per player, and at most
+  `max_anon_sockets_per_address` sockets not signed in per client address, on all
   processes together.
 """
 
@@ -26,6 +27,7 @@ log = logging.getLogger(__name__)
 
 WAITING = "waiting"
 SOCKETS = "sockets"
+ANONYMOUS = "anon-sockets"
 # A socket's lease runs this long and is renewed well before it ends.
 SOCKET_LEASE_MS = 180_000
 SOCKET_RENEW_SECONDS = 60.0
@@ -45,6 +47,7 @@ class PlayerCaps:
         self.max_waiting = settings.max_waiting_tables
         self.waiting_ms = int(settings.waiting_table_seconds * 1000)
         self.max_sockets = settings.max_sockets_per_player
+        self.max_anonymous = settings.max_anon_sockets_per_address
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- waiting tables ------------------------------------------------------------------
@@ -117,3 +120,13 @@ class PlayerCaps:
 
     async def drop_socket(self, player_id: int, socket_id: str) -> None:
         await self.caps.release(SOCKETS, player_id, socket_id)
+
+    async def hold_anonymous(self, address: str, socket_id: str) -> bool:
+        """Count this socket among the address's sockets that are not signed in (renewed
+        by calling again); False at the cap."""
+        now = now_ms()
+        return await self.caps.lease(ANONYMOUS, address, socket_id, self.max_anonymous, now,
+                                     now + SOCKET_LEASE_MS)
+
+    async def drop_anonymous(self, address: str, socket_id: str) -> None:
+        await self.caps.release(ANONYMOUS, address, socket_id)

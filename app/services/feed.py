@@ -120,6 +120,14 @@ class Snapshot:
         self.parsed = _UNPARSED
         return game
 
+    def recount(self, connected: set[int], spectators: int) -> None:
+        """The seats connected and the spectators as they are now: the views made for the
+        counts before are made again (a queued message keeps the one it was given)."""
+        if connected != self.connected or spectators != self.spectators:
+            self.connected, self.spectators = connected, spectators
+            self._shared, self._public = None, b""
+            self._views = {}
+
     def view_for(self, seat: int | None) -> orjson.Fragment:
         """`seat`'s view as JSON: the shared part and his own, joined as one object."""
         view = self._views.get(seat)
@@ -316,8 +324,8 @@ class Feed:
             snapshot = watch.latest
         await self._update_presence(watch)
         # The snapshot may have been read before this socket counted as present: it does now.
-        snapshot.connected = snapshot.connected | watch.local_seats
-        snapshot.spectators = watch.spectators_now()
+        # (An older one's views may have been made for other counts: they are made again.)
+        snapshot.recount(snapshot.connected | watch.local_seats, watch.spectators_now())
         return snapshot
 
     async def unsubscribe_table(self, sub: Subscriber, table_id: str) -> None:
@@ -353,7 +361,7 @@ class Feed:
         if game is None and table.game is not None:
             game = _UNPARSED  # the writer did not have the game at hand
         snapshot = Snapshot(table, connected, game,
-                            spectators=0 if watch is None else watch.spectators)
+                            spectators=0 if watch is None else watch.spectators_now())
         if watch is not None:
             if not watch.advance(snapshot) and watch.latest is not None \
                     and watch.latest.version == table.version:
@@ -443,7 +451,7 @@ class Feed:
             if isinstance(state, dict) and isinstance(version, int) \
                     and version > watch.seen():
                 snapshot = Snapshot(Table.from_dict(state, version), watch.connected,
-                                    spectators=watch.spectators)
+                                    spectators=watch.spectators_now())
                 if watch.advance(snapshot):
                     self._after_change(watch, snapshot)
         elif kind in ("presence", "spectators"):
@@ -454,8 +462,10 @@ class Feed:
                 watch.spectators = message["count"]
             if watch.latest is not None:
                 latest = watch.latest
+                # The next socket to read this version reads the counts as they are now.
+                latest.recount(set(watch.connected), watch.spectators_now())
                 note = Snapshot(latest.table, watch.connected,
-                                spectators=watch.spectators).presence_message()
+                                spectators=watch.spectators_now()).presence_message()
                 for sub in list(watch.subs):
                     sub.offer(note)
         elif kind == "notice":  # a message for every watcher, not a change of the table

@@ -17,6 +17,7 @@ from app import logs, metrics
 from app.db.session import Database
 from app.engine import game_from_dict
 from app.live.store import LiveStore
+from app.services.fairness import pays_ratings, with_reason
 from app.services.results import FinishedGame, write_result
 from app.services.tables import FINISHED_KEEP_SECONDS, full_game_dict, load
 
@@ -58,11 +59,14 @@ class Finisher:
             logs.table_id.set(table_id)
             logs.game_id.set(table.game_id)
             game = game_from_dict(await full_game_dict(self.store, table_id, stored))
+            record = game.record([who.name for who in seats])
+            record["result"] = with_reason(record.get("result"), table)
             await write_result(self.db, FinishedGame(
                 game_id=table.game_id,
                 table_id=table_id,
-                record=game.record([who.name for who in seats]),
-                rated=table.rated,
+                record=record,
+                # only a game among people pays ratings and leaderboard points
+                rated=pays_ratings(table),
                 # a bot's seat is nobody's: it is never paid and never rated
                 player_ids=[None if who.is_bot else who.id for who in seats],
                 started_at=_when(table.started_at),

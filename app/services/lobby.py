@@ -14,6 +14,7 @@ from app.config import settings
 from app.engine import OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore, Write
 from app.services import play
+from app.services.fairness import has_bots
 from app.services.seats import DEFAULT_PACE_MS
 from app.services.table import REMOVE, Person, Rematch, Remove, Step, Table
 from app.services.tables import (
@@ -287,8 +288,10 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
     started = change.written and table.rematch.new_table_id == new_id
     if started:
         # Every seat is taken at once, so the new table starts as a last join would.
+        # The new table is rated only among people (app.services.fairness).
+        terms = replace(Terms.of(table), rated=table.rated and not has_bots(table.seats))
         fresh = await write_new(store, new_table(
-            new_id, table.created_by, Terms.of(table), table.seats, now_ms()))
+            new_id, table.created_by, terms, table.seats, now_ms()))
         deal = Deal.fresh()
         await transact(store, new_id, lambda waiting: begin(waiting, deal), known=fresh)
         note = {"type": "table.rematch", "table_id": table_id, **offer}

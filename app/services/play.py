@@ -15,6 +15,7 @@ from typing import Any
 from app.engine import Game, IllegalMove
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Outage
+from app.services.fairness import unrate_for_takeover
 from app.services.seats import hand_over, is_bot
 from app.services.table import Step, Table
 from app.services.tables import (
@@ -187,7 +188,8 @@ def timeout(now: int, forgiven: Outage | None = None) -> Command:
                 table.deadline):
             return _restarted(table, game, max(0, now - table.deadline))
         if table.bot_takeover:
-            taken, events = hand_over(table, game)
+            # a rated game is unrated from here on
+            taken, events = unrate_for_takeover(*hand_over(table, game))
             return Step(taken, events, game)
         return Step(table, game.timeout(game.turn), game)
 

@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import metrics
 from app.db.models import Game as GameRow
 from app.db.models import LiveSnapshot, LiveSnapshotRound, utcnow
-from app.db.session import Database, by_dialect
+from app.db.session import Database, by_dialect, write_transaction
 from app.live.store import LiveStore
 from app.services.seats import wake_at
 from app.services.table import Table
@@ -122,6 +122,9 @@ class Recovery:
             "saved_at": utcnow(),
         }
         async with self.db.session() as session, session.begin():
+            # It reads before it writes: on SQLite it must be the writer from the start, or
+            # a write committed meanwhile fails it ("database is locked") instead of queuing.
+            await write_transaction(session)
             dialect = session.get_bind().dialect.name
             names = {"b_table": table_id, "b_game": game_id}
             if over == 0:
@@ -172,6 +175,7 @@ class Recovery:
                 version = int(await session.scalar(_VERSION, names) or 0)
         if written is not None:  # the result is in; only the snapshot's deletion was lost
             async with self.db.session() as session, session.begin():
+                await write_transaction(session)
                 await forget_snapshot(session, table_id, snapshot.game_id)
             return False
         table = _resumed(saved)

@@ -3,7 +3,7 @@
 `Table.to_dict()` is exactly the JSON object the live store holds for a table (and the
 database's snapshot of a running game), `Table.from_dict()` reads it back; fields added
 later (`round_pause_seconds`, `bot_takeover`, `bot_pace_ms`, `next_round_at`, `rematch`,
-`private`) have defaults, so a state written before them still loads.
+`private`, `unrated_reason`) have defaults, so a state written before them still loads.
 
 The table holds the current round only: when a round is over and the next one dealt, the
 finished round (its deal and moves) is appended once to the store's round archive, and the
@@ -112,6 +112,9 @@ class Table:
     rematch: Rematch | None = None
     # kept out of the lobby, reached by its id (PROTOCOL §2b)
     private: bool = False
+    # Why a game made rated pays no rating after all (app.services.fairness); None: no
+    # such reason has come up during the game.
+    unrated_reason: str | None = None
     # Not stored: the version this table was read at (0: not stored yet), and its log's
     # entries as JSON, in order, when the process that made them kept them.
     version: int = field(default=0, compare=False)
@@ -179,6 +182,8 @@ class Table:
         }
         if self.rematch is not None:
             data["rematch"] = self.rematch.to_dict()
+        if self.unrated_reason is not None:
+            data["unrated_reason"] = self.unrated_reason
         return data
 
     @classmethod
@@ -207,6 +212,7 @@ class Table:
             next_round_at=data.get("next_round_at"),
             rematch=None if rematch is None else Rematch.from_dict(rematch),
             private=data.get("private", False),
+            unrated_reason=data.get("unrated_reason"),
             version=version,
         )
 

@@ -17,6 +17,7 @@ from app.engine import VARIANTS, Game, game_from_dict
 from app.engine.game import Event
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Write, dumps
+from app.services.fairness import with_reason
 from app.services.seats import wake_at
 from app.services.table import LogEntry, Remove, Step, Table
 
@@ -125,6 +126,7 @@ def public_view(
     view["next_round_at"] = table.next_round_at
     view["rematch"] = None if table.rematch is None else table.rematch.to_dict()
     view["spectators"] = spectators
+    view["result"] = with_reason(view.get("result"), table)
     if view["next_round_at"] is not None:
         # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
         view["deadline"] = None

@@ -45,6 +45,7 @@ def test_a_player_adds_a_bot_and_plays_it_to_the_end(bot_server: Server, open_ta
     form = page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("goat")
     form.locator("select[name=seats]").select_option("2")
+    form.locator("input[name=rated][value=casual]").check()  # bots sit at casual tables
     form.locator("input[name=round_pause_seconds]").fill("1")
     form.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"#/table/"))
@@ -76,6 +77,7 @@ def test_the_chosen_strength_survives_the_waiting_box_being_redrawn(
     form = page.locator("[data-testid=create-table]")
     form.locator("select[name=variant]").select_option("goat")
     form.locator("select[name=seats]").select_option("3")
+    form.locator("input[name=rated][value=casual]").check()
     form.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"#/table/"))
     expect(page.get_by_text("Waiting for 2 more players")).to_be_visible()
@@ -89,3 +91,19 @@ def test_the_chosen_strength_survives_the_waiting_box_being_redrawn(
     expect(page.locator(".seat-card").filter(has_text="Computer 3 (Strong)")).to_have_count(1)
     owner.assert_clean()
     guest.assert_clean()
+
+
+def test_a_rated_table_offers_no_bot_and_says_why(bot_server: Server, open_tab) -> None:  # noqa: F811
+    tab = open_tab(DESKTOP)
+    sign_up(tab, bot_server, f"rtd_{secrets.token_hex(3)}")
+    page = tab.page
+    form = page.locator("[data-testid=create-table]")
+    form.locator("select[name=variant]").select_option("goat")
+    form.locator("select[name=seats]").select_option("2")
+    form.get_by_role("button", name="Create table").click()  # rated, as the form starts
+    page.wait_for_url(re.compile(r"#/table/"))
+    expect(page.get_by_text("Waiting for 1 more player")).to_be_visible()
+    expect(page.locator("[data-testid=bots-casual-only]")).to_have_text(
+        "Computer players sit at casual tables only: ratings are earned among people.")
+    expect(page.locator("[data-testid=add-bot]")).to_have_count(0)
+    tab.assert_clean()

@@ -53,7 +53,14 @@ async def test_adding_a_bot_is_checked_like_joining(bot_pair: tuple[Server, Serv
     first, _ = bot_pair
     async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
         owner, stranger = await register(http), await register(http)
-        table = await create_table(http, owner, seats=3)
+        # A rated table is for people only: no bot sits there, and the table is unchanged.
+        rated = await create_table(http, owner, seats=3, rated=True)
+        r = await add_bot(http, rated["id"], owner, "random")
+        assert r.status_code == 409 and "people" in r.json()["detail"]
+        after = (await http.get(f"/api/tables/{rated['id']}")).json()
+        assert after["rated"] is True and after["seats"][1]["player"] is None
+        await http.post(f"/api/tables/{rated['id']}/leave", headers=owner.headers)
+        table = await create_table(http, owner, seats=3, rated=False)
         table_id = table["id"]
         r = await http.post(f"/api/tables/{table_id}/bots", json={"strength": "random"})
         assert r.status_code == 401
@@ -84,13 +91,13 @@ async def test_adding_a_bot_is_checked_like_joining(bot_pair: tuple[Server, Serv
         assert r.status_code == 422
 
 
-async def test_a_rated_game_with_bots_pays_only_its_person(
+async def test_a_game_with_bots_pays_nobody(
     bot_pair: tuple[Server, Server],
 ) -> None:
     first, second = bot_pair
     async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
         person = await register(http)
-        table = await create_table(http, person, seats=4, rated=True)
+        table = await create_table(http, person, seats=4, rated=False)
         table_id = table["id"]
         me = await Player(second.ws_url, person).connect()
         spectator = await Player(first.ws_url).connect()
@@ -119,9 +126,9 @@ async def test_a_rated_game_with_bots_pays_only_its_person(
     check_no_leaks(
         PlayedGame(table_id, view["game_id"], [person], [me], spectator, [final]), record
     )
-    # the person is paid by RULES 1.9; no bot is on the leaderboard or has a page
+    # ratings are earned among people: nobody is on the leaderboard, no bot has a page
     points = await leaderboard_points(first, [person.name, *bots])
-    assert points == {person.name: result["rating"][0]}
+    assert points == {}
     async with httpx.AsyncClient(base_url=second.url) as http:
         page = (await http.get(f"/api/players/{person.name}")).json()
         assert [g["game_id"] for g in page["recent_games"]] == [view["game_id"]]

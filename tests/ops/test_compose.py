@@ -46,7 +46,7 @@ def _env_example() -> dict[str, str]:
 
 def test_compose_has_the_production_shape() -> None:
     services = _compose()["services"]
-    assert set(services) == {"postgres", "redis", "migrate", "app", "proxy"}
+    assert set(services) == {"postgres", "redis", "migrate", "app", "proxy", "prometheus"}
 
     postgres = services["postgres"]
     assert any(v.endswith(":/var/lib/postgresql/data") for v in postgres["volumes"])
@@ -76,6 +76,13 @@ def test_compose_has_the_production_shape() -> None:
     assert env["DOMINO_DATABASE_URL"].startswith("postgresql+asyncpg://")
     assert "@postgres:5432/" in env["DOMINO_DATABASE_URL"]
     assert env["DOMINO_REDIS_URL"] == "redis://redis:6379/0"
+    # Metrics on a port of their own, scraped inside the network, published nowhere.
+    assert env["DOMINO_METRICS_PORT"] == "9100" and "9100" in app["expose"]
+    prometheus = services["prometheus"]
+    assert prometheus["profiles"] == ["monitoring"] and "ports" not in prometheus
+    scrape = yaml.safe_load((REPO / "deploy" / "prometheus" / "prometheus.yml").read_text())
+    targets = scrape["scrape_configs"][0]["dns_sd_configs"][0]
+    assert targets["names"] == ["app"] and targets["port"] == 9100
     grace = int(str(app["stop_grace_period"]).rstrip("s"))
     assert grace > float(_env_example()["DOMINO_SHUTDOWN_SECONDS"])
 
@@ -212,6 +219,7 @@ async def test_a_game_and_a_reconnect_through_nginx(
     # The replicas log JSON (as .env.example sets) and never had to migrate: it was done.
     assert "Running upgrade" not in one.output() + two.output()
     assert httpx.get(f"{proxy.url}/metrics").status_code == 404
+    assert httpx.get(f"{one.url}/metrics").status_code == 404  # not on the app's port
 
     seated = await seat_players([proxy], seats=4)
     table_id = seated.table_id

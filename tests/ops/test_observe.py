@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,15 +34,16 @@ def observed(
         pg_url, redis_url, f"{redis_prefix}_observed", log_format="json", mode="production",
         secret_key=SECRET_KEY,
         # The test machine's Redis keeps no append-only file; production's does.
-        redis_unpersisted_ok="true",
+        redis_unpersisted_ok="true", metrics_port=str(free_port()),
     )
     with run_server(env, log_dir=tmp_path_factory.mktemp("observed")) as server:
         yield server
 
 
 def scrape(server: Server) -> dict[str, float]:
-    """Every sample of /metrics by name and labels, e.g. 'domino_tables{status=...}'."""
-    r = httpx.get(f"{server.url}/metrics")
+    """Every sample of the metrics by name and labels, e.g. 'domino_tables{status=...}'."""
+    assert server.metrics_url is not None
+    r = httpx.get(server.metrics_url)
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/plain")
     samples = {}
@@ -51,6 +52,17 @@ def scrape(server: Server) -> dict[str, float]:
             labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
             samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
     return samples
+
+
+async def scrape_until(server: Server, done: Callable[[dict[str, float]], bool],
+                       seconds: float = 20) -> dict[str, float]:
+    """The metrics once `done` holds for them (the census is taken every few seconds)."""
+    for _ in range(int(seconds * 10)):
+        samples = scrape(server)
+        if done(samples):
+            return samples
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the metrics never got there: {samples}")
 
 
 async def test_metrics_move_during_a_game(observed: Server) -> None:
@@ -70,8 +82,10 @@ async def test_metrics_move_during_a_game(observed: Server) -> None:
     assert after["domino_move_seconds_count"] - before["domino_move_seconds_count"] == moves
     assert after["domino_move_seconds_sum"] > before["domino_move_seconds_sum"]
     assert after["domino_games_finished_total"] - before["domino_games_finished_total"] == 1
-    assert after["domino_tables{status=finished,variant=goat}"] >= 1
-    assert after["domino_results_backlog"] == 0  # written already (fetch_record saw it)
+    # The tables are counted every few seconds (app.services.census), not at a scrape.
+    counted = await scrape_until(
+        observed, lambda s: s.get("domino_tables{status=finished,variant=goat}", 0) >= 1)
+    assert counted["domino_results_backlog"] == 0  # written already (fetch_record saw it)
     # The cycle collector stays off the move path (app.collector): what a move makes is
     # freed as it goes, so a whole game hardly ever wakes it.
     young = "python_gc_collections_total{generation=0}"
@@ -168,7 +182,8 @@ async def test_workers_add_up_their_metrics(
     pg_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
 ) -> None:
     """With --workers 2 each scrape lands on one worker, yet counts every worker's sockets."""
-    env = shared_env(pg_url, redis_url, f"{redis_prefix}_workers_metrics")
+    env = shared_env(pg_url, redis_url, f"{redis_prefix}_workers_metrics",
+                     metrics_port=str(free_port()))
     with run_server(env, log_dir=tmp_path, workers=2) as server:
         sockets = [await Player(server.ws_url).connect() for _ in range(12)]
         for socket in sockets:

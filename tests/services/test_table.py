@@ -95,3 +95,13 @@ def test_seats_are_found_by_player() -> None:
     assert [who.name for who in table.people()] == ["p1", "p2", "p3"]
     emptied = table.with_seat(1, None)
     assert emptied.free_seats() == [1] and table.free_seats() == []
+
+
+def test_why_a_rated_game_pays_nothing_is_stored_only_when_there_is_a_reason() -> None:
+    stored = STORED["playing"]["state"]
+    assert "unrated_reason" not in stored
+    assert Table.from_dict(stored).unrated_reason is None
+    unrated = replace(Table.from_dict(stored), rated=False, unrated_reason="bot_takeover")
+    assert unrated.to_dict()["unrated_reason"] == "bot_takeover"
+    assert orjson.loads(unrated.to_json())["unrated_reason"] == "bot_takeover"
+    assert Table.from_dict(unrated.to_dict()) == unrated

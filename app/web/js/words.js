@@ -214,6 +214,7 @@ export function describeEvents(events, view) {
         break;
       case "bot_takeover":
         lines.push(t("log.bot_takeover", { name: ev.player || who }));
+        if (ev.unrated) lines.push(t("log.unrated_takeover"));
         break;
       case "game_end":
         lines.push(`${t("log.game_over")}: ${resultWords(view, ev.result || {})}`);

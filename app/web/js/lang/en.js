@@ -510,4 +510,9 @@ export default {
   "auth.name_taken": "The name {name} is taken: choose another.",
   "form.whole_number": "A whole number from {min} to {max}",
   "nav.menu": "Menu",
+  // Fair play: ratings are earned among people.
+  "bot.casual_only": "Computer players sit at casual tables only: ratings are earned among people.",
+  "result.unrated_bot_seated": "Not rated: a computer player sat at the table. Ratings are earned among people.",
+  "result.unrated_bot_takeover": "Not rated: a computer player took over a seat during the game.",
+  "log.unrated_takeover": "The game is no longer rated: a computer player plays in it",
 };

@@ -510,4 +510,9 @@ export default {
   "auth.name_taken": "Имя {name} занято: выберите другое.",
   "form.whole_number": "Целое число от {min} до {max}",
   "nav.menu": "Меню",
+  // Fair play: ratings are earned among people.
+  "bot.casual_only": "Компьютерные игроки садятся только за столы без рейтинга: рейтинг зарабатывают в игре с людьми.",
+  "result.unrated_bot_seated": "Без рейтинга: за столом сидел компьютерный игрок. Рейтинг зарабатывают в игре с людьми.",
+  "result.unrated_bot_takeover": "Без рейтинга: во время игры место занял компьютерный игрок.",
+  "log.unrated_takeover": "Игра больше не рейтинговая: в ней играет компьютер",
 };

@@ -32,7 +32,9 @@ export function renderResult(ctx) {
   const headline = goat
     ? h("h2", { class: "goat-line" }, goatIcon("big"), resultWords(v, r))
     : h("h2", { "data-testid": "result-headline" }, resultWords(v, r));
-  const rated = state.table ? state.table.rated : true;
+  // A game with a computer player pays nobody, whatever the table was made as; the
+  // result says why (`unrated_reason`).
+  const rated = (state.table ? state.table.rated : true) && !r.unrated_reason;
   const rows = (v.seats || []).map((seat) => {
     const i = seat.seat;
     const gain = (r.rating || [])[i];
@@ -74,7 +76,8 @@ export function renderResult(ctx) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col" }, t("result.score")),
         rated ? h("th", { scope: "col" }, t("result.rating_gain")) : null)),
       h("tbody", {}, rows)),
-    rated ? notes : h("p", { class: "muted" }, t("result.casual")),
+    rated ? notes : h("p", { class: "muted", "data-testid": "unrated" },
+      t(r.unrated_reason ? `result.unrated_${r.unrated_reason}` : "result.casual")),
     h("p", { class: "result-links" }, rematchPart,
       h("a", { href: "#/lobby", class: "button" }, t("table.back_to_lobby")),
       v.game_id ? h("a", { href: `#/replay/${encodeURIComponent(v.game_id)}`, class: "button" }, t("result.replay")) : null,

@@ -87,7 +87,10 @@ export function renderWaiting(ctx) {
       `${num(x.seat + 1)}. ${x.player ? playerName(x, x.seat) : t("lobby.free_seat")}`))),
     !isSeated && free && auth.signedIn
       ? h("button", { type: "button", class: "primary", onclick: () => join(ctx) }, t("table.join")) : null,
-    isSeated && free ? botControls(ctx) : null,
+    // Computer players sit at casual tables only: ratings are earned among people.
+    isSeated && free ? (tb && tb.rated
+      ? h("p", { class: "muted", "data-testid": "bots-casual-only" }, t("bot.casual_only"))
+      : botControls(ctx)) : null,
     // Signing in or up from here (an invite) comes back to this table.
     !auth.signedIn ? h("p", {}, h("a", {
       href: "#/signin", "data-testid": "signin-to-join",
