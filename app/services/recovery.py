@@ -154,6 +154,8 @@ class Recovery:
         """Put the table back from its snapshot if the store lost it; False if there is no
         snapshot, its game is already written, or the table is there after all."""
         async with self.db.session() as session, session.begin():
+            # It may move the copy's version on after reading it: the writer from the start.
+            await write_transaction(session)
             snapshot = await session.get(LiveSnapshot, table_id)
             if snapshot is None or snapshot.store != self.store.keys.prefix:
                 return False  # none, or another live store's table (a shared database)

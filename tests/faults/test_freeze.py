@@ -22,6 +22,9 @@ from tests.servers import run_server
 TABLES = 3
 TURN_SECONDS = 5
 FROZEN_SECONDS = 8
+# A player moves well inside his turn, yet slowly enough that no game is over before the
+# freeze (players who move at no cost finish a whole game in two seconds on a quiet machine).
+THINK_SECONDS = 0.2
 OUTAGE_LINE = "live store unreachable"
 
 
@@ -34,7 +37,7 @@ class Tally:
 
 async def patiently(player: Player, table_id: str, seat: int, rng: random.Random,
                     tally: Tally, done: asyncio.Event) -> None:
-    """Plays as the browser client does: a move as soon as it is his turn; after
+    """Plays as the browser client does: a move a moment after his turn comes; after
     `unavailable` he waits `retry_ms` and reads the table again, after `stale` or a newer
     heartbeat seq he reads it again. Counts every timeout he is shown."""
     handled, seq, moving = len(player.frames) - 1, 0, -1
@@ -74,6 +77,7 @@ async def patiently(player: Player, table_id: str, seat: int, rng: random.Random
             if view["turn"] == view["you"] == seat and view["legal"] and moving < seq:
                 moving = seq
                 move = rng.choice(view["legal"])
+                await asyncio.sleep(THINK_SECONDS)
                 moves += 1
                 move_id = f"m{seat}-{moves}"
                 sent[move_id] = time.monotonic()
@@ -101,7 +105,9 @@ async def test_a_frozen_redis_costs_nobody_his_turn_and_the_games_go_on(
                     p, seated.table_id, seat, random.Random(rng.random()), tally, done))
                     for seat, p in enumerate(seated.players)]
                 await seated.first_playing_state()
-            await asyncio.sleep(3)
+            await asyncio.sleep(1)
+            assert all(s.players[0].latest(s.table_id)["view"]["status"] == "playing"  # type: ignore[index]
+                       for s in tables)
             private_redis.freeze()
             try:
                 await asyncio.sleep(FROZEN_SECONDS)  # longer than a whole turn
