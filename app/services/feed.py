@@ -413,11 +413,18 @@ class Feed:
     async def _update_watchers(self, watch: Watch, watchers: int) -> None:
         """Store how many spectators' sockets are here; announce the new total."""
         now = now_ms()
-        total = await self.store.count_spectators(
-            watch.table_id, self.process_id, watchers, now, now + PRESENCE_TTL_MS,
-            PRESENCE_KEEP_SECONDS,
-        )
-        watch.local_watchers = watchers
+        # Counted as stored before the store answers: the script announces the new total,
+        # and that announcement may be read first; with the old local count beside it this
+        # process's spectators would be counted twice (and shown so until the next change).
+        before, watch.local_watchers = watch.local_watchers, watchers
+        try:
+            total = await self.store.count_spectators(
+                watch.table_id, self.process_id, watchers, now, now + PRESENCE_TTL_MS,
+                PRESENCE_KEEP_SECONDS,
+            )
+        except BaseException:
+            watch.local_watchers = before
+            raise
         watch.spectators = total
 
     async def refresh_presence(self) -> None:
