@@ -46,6 +46,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--source", default="", help="run the code of this checkout")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--sort", default="tottime", help="the profile's order (cumulative, ...)")
     return parser.parse_args()
 
 
@@ -169,7 +170,7 @@ async def run() -> int:
         print(f"median: {statistics.median(results):.1f} µs CPU per move, "
               f"{ARGS.tables} tables")
         if profile is not None:
-            pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+            pstats.Stats(profile).sort_stats(ARGS.sort).print_stats(40)
     finally:
         await feed.stop()
         await store.close()

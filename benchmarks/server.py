@@ -319,12 +319,14 @@ class Result:
     # a long game's figures by tenth of its moves
     tenths: list[Tenth] = field(default_factory=list)
 
+    def percentile(self, p: float) -> float:
+        """The `p` quantile of move -> last seat's view, in ms."""
+        lat = sorted(self.stats.latencies) or [float("nan")]
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000
+
     def print(self) -> None:
         s = self.stats
-        lat = sorted(s.latencies) or [float("nan")]
-
-        def pct(p: float) -> float:
-            return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000
+        pct = self.percentile
 
         moves_per_s = s.moves / self.elapsed
         line = f"{self.label}: {moves_per_s:.0f} moves/s"
@@ -366,12 +368,16 @@ async def watch_lobby(ws_url: str, stats: Stats, ready: asyncio.Event) -> None:
 
 
 async def drive(
-    label: str, url: str, ws_url: str, pid: int, *, tables: int, think: float,
+    label: str, servers: list[Server], *, tables: int, think: float,
     warmup: float, duration: float, accounts: int, long_game: bool, real: bool,
     lobby_watchers: int = 0,
 ) -> Result:
     stats = Stats()
     seats = tables * 4
+    # Seats round-robin over the processes, as a round-robin proxy places sockets: with two,
+    # seats 0 and 2 of every table on one and 1 and 3 on the other. HTTP goes to the first.
+    url = servers[0].url
+    pids = [server.process.pid for server in servers]
     # Idle connections are dropped before uvicorn's 5-s keep-alive closes them: at the same
     # 5 s (httpx's default) a request could go out on a connection the server was closing,
     # and that bot's table stopped with a ReadError.
@@ -389,20 +395,20 @@ async def drive(
         rng = random.Random(1)
         bots = [Bot(i % 4, tokens[i % len(tokens)], stats, think, random.Random(rng.random()))
                 for i in range(seats)]
-        rss_before = rss_bytes(pid)
+        rss_before = sum(rss_bytes(pid) for pid in pids)
         limit = asyncio.Semaphore(50)
 
-        async def connect(bot: Bot) -> None:
+        async def connect(i: int, bot: Bot) -> None:
             async with limit:
-                await bot.connect(ws_url)
+                await bot.connect(servers[i % len(servers)].ws_url)
 
-        await asyncio.gather(*(connect(b) for b in bots))
+        await asyncio.gather(*(connect(i, b) for i, b in enumerate(bots)))
         await asyncio.sleep(2)
-        memory = (rss_bytes(pid) - rss_before) / seats
+        memory = (sum(rss_bytes(pid) for pid in pids) - rss_before) / seats
         watchers = []
         for _ in range(lobby_watchers):
             ready = asyncio.Event()
-            watchers.append(asyncio.create_task(watch_lobby(ws_url, stats, ready)))
+            watchers.append(asyncio.create_task(watch_lobby(servers[0].ws_url, stats, ready)))
             await ready.wait()
         readers = [asyncio.create_task(b.run()) for b in bots]
         players = [
@@ -423,7 +429,7 @@ async def drive(
             await asyncio.sleep(warmup)
         print(f"{label}: measuring", file=sys.stderr, flush=True)
         stats.measuring = True
-        cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+        cpu0, t0 = sum(map(cpu_seconds, pids)), time.perf_counter()
         cpu_marks: list[tuple[int, float, float]] = [(0, cpu0, t0)]
         if long_game:
             # Only while every game is still on: later, fewer games share the same
@@ -434,12 +440,13 @@ async def drive(
                 await asyncio.sleep(0.1)
                 if stats.finished or any(p.done() for p in players):  # or a bot failed
                     break
-                cpu_marks.append((stats.moves, cpu_seconds(pid), time.perf_counter()))
+                cpu_marks.append((stats.moves, sum(map(cpu_seconds, pids)),
+                                  time.perf_counter()))
             await asyncio.gather(*players)
         else:
             await asyncio.sleep(duration)
         stats.measuring = False
-        cpu1, t1 = cpu_seconds(pid), time.perf_counter()
+        cpu1, t1 = sum(map(cpu_seconds, pids)), time.perf_counter()
         broken = [t.exception() for t in players + readers if t.done() and not t.cancelled()
                   and t.exception() is not None]
         if broken:
@@ -547,13 +554,14 @@ def run_bare(frame_bytes: int, log_dir: Path) -> Iterator[Server]:
 # -- setting up ---------------------------------------------------------------------------
 
 @contextmanager
-def private_server(redis_url: str, source: str, log_dir: Path) -> Iterator[Server]:
-    """`domino serve` on a database and Redis key prefix of its own, its limits out of the
-    way (one address plays every seat); both are gone when it has stopped. `source`: a
-    checkout to run the server from instead of this one."""
+def private_server(redis_url: str, source: str, log_dir: Path, processes: int = 1
+                   ) -> Iterator[list[Server]]:
+    """`processes` x `domino serve` sharing a database and a Redis key prefix of their own,
+    their limits out of the way (one address plays every seat); both are gone when they have
+    stopped. `source`: a checkout to run the servers from instead of this one."""
     prefix = f"bench_{secrets.token_hex(4)}"
     with ExitStack() as stack:
-        # Last out, once the server has stopped: however the run ends, its keys go.
+        # Last out, once the servers have stopped: however the run ends, its keys go.
         stack.callback(clear_redis_prefix, redis_url, prefix)
         env = {
             "DOMINO_DATABASE_URL": stack.enter_context(private_database()),
@@ -564,10 +572,16 @@ def private_server(redis_url: str, source: str, log_dir: Path) -> Iterator[Serve
             "DOMINO_API_RATE": "1000000",
             "DOMINO_AUTH_BURST": "1000000",
             "DOMINO_AUTH_RATE": "1000000",
+            # A bot at saturation sends more moves a second than a person's socket may.
+            "DOMINO_WS_SOCKET_BURST": "1000000",
+            "DOMINO_WS_SOCKET_RATE": "1000000",
+            "DOMINO_WS_PLAYER_RATE": "1000000",
+            "DOMINO_WS_ADDRESS_RATE": "1000000",
         }
         if source:
             env["PYTHONPATH"] = str(Path(source).resolve())
-        yield stack.enter_context(run_server(env, log_dir=log_dir))
+        yield [stack.enter_context(run_server(env, log_dir=log_dir))
+               for _ in range(processes)]
 
 
 @contextmanager
@@ -591,6 +605,14 @@ def main() -> int:
                              "each (default: one per seat)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--source", default="", help="run the server from this checkout")
+    parser.add_argument("--compare", default="",
+                        help="also run the server from this checkout, in turns with --source "
+                             "(A B A B ...), and print the ratios")
+    parser.add_argument("--processes", default="1",
+                        help="server processes, seats spread over them round-robin; a list "
+                             "(1,2,4) measures each in turns and prints the ratios to the first")
+    parser.add_argument("--pin", action="store_true",
+                        help="the servers on the first core, the bots on the second")
     parser.add_argument("--long-game", action="store_true")
     parser.add_argument("--no-ceiling", action="store_true")
     parser.add_argument("--pairs", type=int, default=3,
@@ -609,22 +631,31 @@ def main() -> int:
                     log_level="warning", ws_per_message_deflate=False)
         return 0
     accounts = args.accounts or 4 * args.tables
+    if args.pin:
+        os.sched_setaffinity(0, {1})
     print(f"machine: {os.getloadavg()[0]:.2f} load (1 min), {os.cpu_count()} cores")
+    setups = [Setup(source, int(n)) for source in [args.source] + ([args.compare] if args.compare
+                                                                    else [])
+              for n in args.processes.split(",")]
+    if len(setups) > 1:
+        compare(args, accounts, setups)
+        return 0
     if args.no_ceiling or args.long_game:
         with tempfile.TemporaryDirectory() as tmp:
-            measure_server(args, accounts, Path(tmp))
+            measure_server(args, accounts, Path(tmp), setups[0])
         return 0
     ratios = []
     # The machine's speed drifts within a run: server and ceiling take turns, each pair
     # giving a ratio, and the median of those is the figure.
     for _ in range(args.pairs):
         with tempfile.TemporaryDirectory() as tmp:
-            result = measure_server(args, accounts, Path(tmp))
+            result = measure_server(args, accounts, Path(tmp), setups[0])
             frame = int(statistics.median(result.stats.frame_sizes or [2000]))
             with run_bare(frame, Path(tmp)) as bare:
+                pin(args, [bare])
                 ceiling = asyncio.run(drive(
-                    f"ceiling (bare FastAPI, {frame}-byte frames)", bare.url, bare.ws_url,
-                    bare.process.pid, tables=args.tables, think=args.think,
+                    f"ceiling (bare FastAPI, {frame}-byte frames)", [bare],
+                    tables=args.tables, think=args.think,
                     warmup=args.warmup, duration=args.duration, accounts=accounts,
                     long_game=False, real=False))
         ceiling.print()
@@ -638,22 +669,74 @@ def main() -> int:
     return 0
 
 
-def measure_server(args: argparse.Namespace, accounts: int, log_dir: Path) -> Result:
-    """One measurement of a fresh `domino serve` on a database and key prefix of its own."""
-    with private_server(args.redis, args.source, log_dir) as server:
-        label = f"server{' (' + args.source + ')' if args.source else ''}, {args.tables} " \
-                f"tables, think {args.think:g} s"
+class Setup(NamedTuple):
+    """What one measurement runs: the checkout (\"\": this one) and how many processes."""
+
+    source: str
+    processes: int
+
+    def __str__(self) -> str:
+        where = self.source or "this checkout"
+        return f"{where}, {self.processes} process{'es' if self.processes > 1 else ''}"
+
+
+def compare(args: argparse.Namespace, accounts: int, setups: list[Setup]) -> None:
+    """Each setup measured in turns, `--pairs` rounds (A B C A B C ...): per setup the
+    medians of moves/s and CPU per move, and each round's ratios to the first setup."""
+    results: dict[Setup, list[Result]] = {setup: [] for setup in setups}
+    for _ in range(args.pairs):
+        for setup in setups:
+            with tempfile.TemporaryDirectory() as tmp:
+                results[setup].append(measure_server(args, accounts, Path(tmp), setup))
+    base = results[setups[0]]
+    print(f"\nmedians over {args.pairs} rounds, setups in turns; ratios to '{setups[0]}' "
+          "round by round:")
+    for setup in setups:
+        runs = results[setup]
+        rates = [r.stats.moves / r.elapsed for r in runs]
+        cpus = [1000 * (r.cpu or 0) / max(1, r.stats.moves) for r in runs]
+        p99s = [r.percentile(0.99) for r in runs]
+        line = (f"  {setup}: {statistics.median(rates):.0f} moves/s, "
+                f"{statistics.median(cpus):.3f} ms CPU per move (summed over its processes), "
+                f"p99 {statistics.median(p99s):.1f} ms")
+        if setup != setups[0]:
+            rate_ratios = [a / (b.stats.moves / b.elapsed)
+                           for a, b in zip(rates, base, strict=True)]
+            cpu_ratios = [c / (1000 * (b.cpu or 0) / max(1, b.stats.moves))
+                          for c, b in zip(cpus, base, strict=True)]
+            line += (f"; moves/s x{statistics.median(rate_ratios):.2f} "
+                     f"({', '.join(f'{r:.2f}' for r in rate_ratios)}), CPU per move "
+                     f"x{statistics.median(cpu_ratios):.2f} "
+                     f"({', '.join(f'{r:.2f}' for r in cpu_ratios)})")
+        print(line)
+
+
+def pin(args: argparse.Namespace, servers: list[Server]) -> None:
+    """With --pin, every server process on the first core (the bots have the second)."""
+    if args.pin:
+        for server in servers:
+            os.sched_setaffinity(server.process.pid, {0})
+
+
+def measure_server(args: argparse.Namespace, accounts: int, log_dir: Path,
+                   setup: Setup) -> Result:
+    """One measurement of fresh `domino serve` processes on a database and key prefix of
+    their own."""
+    with private_server(args.redis, setup.source, log_dir, setup.processes) as servers:
+        pin(args, servers)
+        label = f"server ({setup}), {args.tables} tables, think {args.think:g} s"
         try:
             result = asyncio.run(drive(
-                label, server.url, server.ws_url, server.process.pid, tables=args.tables,
+                label, servers, tables=args.tables,
                 think=args.think, warmup=args.warmup, duration=args.duration,
                 accounts=accounts, long_game=args.long_game, real=True,
                 lobby_watchers=args.lobby))
         except BaseException:
-            print(server.output()[-5000:], file=sys.stderr)
+            for server in servers:
+                print(server.output()[-5000:], file=sys.stderr)
             raise
         result.print()
-        problems = [line for line in server.output().splitlines()
+        problems = [line for server in servers for line in server.output().splitlines()
                     if " INFO " not in line and not line.startswith(("INFO", "Domino server"))]
         if problems:
             print(f"server log ({len(problems)} lines besides INFO), last ones:")

@@ -7,6 +7,10 @@ read after it misses no announcement. Pub/sub is at-most-once across a dropped
 connection: every later confirmation of a subscription (redis-py subscribes again when
 it reconnects) is handed to the channel's handler as `{"kind": "resubscribed"}`, a gap
 after which the handler re-reads what it serves.
+
+Messages arrive as bytes: a change's announcement goes to its handler as `Announced`, its
+header read and nothing else (older versions, and this process's own, are dropped before
+that); any other message as its parsed JSON.
 """
 
 from __future__ import annotations
@@ -18,16 +22,20 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app import metrics
-from app.live.store import LiveStore, change_head
+from app.live.store import Announced, LiveStore, announced
 from app.live.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
+Message = dict[str, Any] | Announced
+# A channel's handler; a table channel's (`add_table`) also gets its change announcements.
 Handler = Callable[[dict[str, Any]], None]
+TableHandler = Callable[[Message], None]
 # The newest table version a handler already has: older change announcements are dropped
 # before their state is parsed (the process that made a change has shown it already).
 Seen = Callable[[], int]
@@ -39,8 +47,13 @@ SUBSCRIBE_ATTEMPTS = 4
 class Hub:
     def __init__(self, store: LiveStore) -> None:
         self.store = store
-        self._pubsub = store.redis.pubsub()
-        self._handlers: dict[str, Handler] = {}
+        # Bytes, not text: an announcement's parts are sliced by their length in bytes.
+        pool = store.redis.connection_pool
+        self._client = aioredis.Redis(connection_pool=aioredis.ConnectionPool(
+            connection_class=pool.connection_class,
+            **{**pool.connection_kwargs, "decode_responses": False}))
+        self._pubsub = self._client.pubsub()
+        self._handlers: dict[str, Callable[[Any], None]] = {}
         self._seen: dict[str, Seen] = {}
         self._waiting: dict[str, asyncio.Future[None]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -55,11 +68,22 @@ class Hub:
         await stop_task(self._task)
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self._client.aclose(close_connection_pool=True)
 
-    async def add(self, channel: str, handler: Handler, seen: Seen | None = None) -> None:
+    async def add(self, channel: str, handler: Handler) -> None:
         """Hand `channel`'s messages to `handler`; returns when Redis has subscribed us.
 
         A subscription that meets a dropped connection is tried again on the new one."""
+        await self._subscribe(channel, handler, None)
+
+    async def add_table(self, channel: str, handler: TableHandler, seen: Seen) -> None:
+        """`add` for a table's channel: its change announcements newer than `seen()` that
+        another process made go to `handler` too."""
+        await self._subscribe(channel, handler, seen)
+
+    async def _subscribe(self, channel: str, handler: Callable[[Any], None],
+                         seen: Seen | None) -> None:
         for attempt in range(SUBSCRIBE_ATTEMPTS):
             try:
                 await self._add(channel, handler, seen)
@@ -69,7 +93,8 @@ class Hub:
                     raise
                 await asyncio.sleep(0.1 * 2**attempt)
 
-    async def _add(self, channel: str, handler: Handler, seen: Seen | None) -> None:
+    async def _add(self, channel: str, handler: Callable[[Any], None], seen: Seen | None
+                   ) -> None:
         async with self._lock:
             self._handlers[channel] = handler
             if seen is not None:
@@ -124,12 +149,17 @@ class Hub:
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         channel = message.get("channel")
+        if isinstance(channel, bytes):
+            channel = channel.decode()
         if not isinstance(channel, str):
             return
         handler = self._handlers.get(channel)
         if handler is None:
             return
         kind = message.get("type")
+        if isinstance(kind, bytes):
+            kind = kind.decode()
+        payload: Message
         if kind == "subscribe":
             waiter = self._waiting.pop(channel, None)
             if waiter is not None:
@@ -139,18 +169,23 @@ class Hub:
             payload = RESUBSCRIBED
         elif kind == "message":
             data = message["data"]
-            seen = self._seen.get(channel)
-            head = change_head(data) if isinstance(data, str) else None
-            if head is not None:
-                version, writer = head
-                if writer.startswith(self.store.writer_prefix):
-                    return  # written here, and shown here when it was written
-                if seen is not None and version <= seen():
+            if isinstance(data, str):
+                data = data.encode()
+            change = announced(data) if isinstance(data, bytes) else None
+            if change is not None:
+                seen = self._seen.get(channel)
+                if seen is None or change.writer.startswith(self.store.writer_prefix):
+                    return  # not a table's channel; or written here, and shown here then
+                if change.version <= seen():
                     return
-            try:
-                payload = orjson.loads(data)
-            except (TypeError, ValueError):
-                return
+                payload = change
+            else:
+                try:
+                    payload = orjson.loads(data)
+                except (TypeError, ValueError):
+                    return
+                if not isinstance(payload, dict):
+                    return
         else:
             return
         try:

@@ -9,6 +9,12 @@ processes, two tabs or a double click can never both apply a change, no announce
 ever made for a write that did not happen, and no process has to read the table back to
 show the change.
 
+A change's announcement is bytes: a JSON header line (kind, table id, version, writer, the
+state's length in bytes, and whatever the writer adds), a newline, the state's JSON, then
+what the writer made ready to send (`Announcement`: each seat's view, built once by the
+process that made the change, so a process that receives it only routes bytes to its
+sockets). `announced` reads one back without parsing the state.
+
 Connections come from one bounded, blocking pool: a burst waits for a free connection
 instead of failing. Every write carries an id the script remembers, so a write retried
 after a lost reply recognises itself instead of reporting a conflict; the id names the
@@ -22,9 +28,8 @@ from __future__ import annotations
 
 import itertools
 import logging
-import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -47,8 +52,8 @@ log = logging.getLogger(__name__)
 # the request's charge.
 # ARGV: the number of those buckets, their rate and burst each, then the write's own:
 # expected version, data, table id, deadline, created, finished, retire at, channel,
-# lobby channel, listed, lobby entry, writer id, snapshot due, the writing process, then
-# the archived rounds.
+# lobby channel, listed, lobby entry, writer id, snapshot due, the writing process, the
+# announcement's header fields and its parts (see `Announcement`), then the archived rounds.
 # The change is published unless the listeners are known and no other process is among
 # them: the writing process shows its own change itself.
 # Returns the new version; -1 when the version was not the expected one; -2 - ms to wait
@@ -82,13 +87,12 @@ end
 if A[6] == '1' then redis.call('SADD', KEYS[4], A[3]) end
 if A[7] ~= '' then redis.call('ZADD', KEYS[5], A[7], A[3]) end
 if A[13] == '1' then redis.call('SADD', KEYS[7], A[3]) end
-for i = 15, #A do redis.call('RPUSH', KEYS[6], A[i]) end
+for i = 17, #A do redis.call('RPUSH', KEYS[6], A[i]) end
 if cur == 0 then redis.call('SADD', KEYS[8], '*') end
 local known = redis.call('SCARD', KEYS[8])
 if known == 0 or known - 1 - redis.call('SISMEMBER', KEYS[8], A[14]) > 0 then
-  local head = '{"kind":"change","table_id":"' .. A[3] .. '","v":' .. v
-    .. ',"writer":"' .. A[12] .. '"'
-  redis.call('PUBLISH', A[8], head .. ',"state":' .. A[2] .. '}')
+  redis.call('PUBLISH', A[8], '{"kind":"change","table_id":"' .. A[3] .. '","v":' .. v
+    .. ',"writer":"' .. A[12] .. '"' .. A[15] .. ',"state":' .. #A[2] .. '}\\n' .. A[2] .. A[16])
 end
 if A[11] ~= '' then
   redis.call('PUBLISH', A[9], '{"kind":"update","table_id":"' .. A[3] .. '","v":' .. v
@@ -111,7 +115,7 @@ if ARGV[4] ~= '' then redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3]) end
 if ARGV[6] == '1' then redis.call('ZADD', KEYS[2], 'NX', ARGV[5], ARGV[3]) end
 redis.call('SREM', KEYS[4], ARGV[3])
 redis.call('PUBLISH', ARGV[7], '{"kind":"change","table_id":"' .. ARGV[3] .. '","v":' .. ARGV[1]
-  .. ',"writer":"restore","state":' .. ARGV[2] .. '}')
+  .. ',"writer":"restore","state":' .. #ARGV[2] .. '}\\n' .. ARGV[2])
 if ARGV[9] ~= '' then
   redis.call('PUBLISH', ARGV[8], '{"kind":"update","table_id":"' .. ARGV[3] .. '","v":'
     .. ARGV[1] .. ',"table":' .. ARGV[9] .. '}')
@@ -225,14 +229,59 @@ return total
 """
 
 
-_CHANGE_HEAD = re.compile(r'\{"kind":"change","table_id":"[^"]*","v":(\d+),"writer":"(\w*)"')
+_CHANGE = b'{"kind":"change",'
 
 
-def change_head(announcement: str) -> tuple[int, str] | None:
-    """The version and the writer of a change announcement (as `_WRITE` publishes it), read
-    from its head without parsing the state it carries; None for any other message."""
-    head = _CHANGE_HEAD.match(announcement)
-    return None if head is None else (int(head.group(1)), head.group(2))
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """What a writer adds to its change's announcement: `fields`, more members of the JSON
+    header (`,"name":value,...`), and `parts`, the bytes after the state (what they hold is
+    the writer's and its readers' business: app.services.feed)."""
+
+    fields: bytes = b""
+    parts: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class Announced:
+    """A change's announcement as received: its header, and where the state's JSON and the
+    writer's parts lie in the message (neither parsed nor copied yet)."""
+
+    header: dict[str, Any]
+    message: bytes
+    start: int
+
+    @property
+    def version(self) -> int:
+        return int(self.header["v"])
+
+    @property
+    def writer(self) -> str:
+        return str(self.header["writer"])
+
+    def state(self) -> bytes:
+        return self.message[self.start:self.start + self.header["state"]]
+
+    def parts(self) -> bytes:
+        return self.message[self.start + self.header["state"]:]
+
+
+def announced(message: bytes) -> Announced | None:
+    """A change's announcement (as `_WRITE` and `_RESTORE` publish it), its header read and
+    the rest left as it is; None for any other message (or a malformed one)."""
+    if not message.startswith(_CHANGE):
+        return None
+    end = message.find(b"\n")
+    if end < 0:
+        return None
+    try:
+        header = orjson.loads(message[:end])
+    except orjson.JSONDecodeError:
+        return None
+    if not (isinstance(header, dict) and isinstance(header.get("v"), int)
+            and isinstance(header.get("state"), int) and isinstance(header.get("writer"), str)):
+        return None
+    return Announced(header, message, end + 1)
 
 
 @dataclass(frozen=True)
@@ -345,10 +394,6 @@ def connect(
                                                           decode_responses=True))
 
 
-# Called by the writer (the services' table and its game) after each write this process made.
-LocalChange = Callable[[Any, Any], object]
-
-
 @dataclass(frozen=True, slots=True)
 class Write:
     """One compare-and-set write of a table (see `LiveStore.write`).
@@ -359,7 +404,8 @@ class Write:
     ended (its result is queued for the database writer) and `retire_at_ms` when it leaves
     the lobby; `listed`: False keeps a table out of the lobby's index; `lobby_entry`: the
     table as the lobby shows it, when that changed; `archive`: rounds that just became
-    history; `snapshot`: the table is due a copy in the database (see `due_snapshots`).
+    history; `snapshot`: the table is due a copy in the database (see `due_snapshots`);
+    `announcement`: what the change's announcement carries besides the state.
     """
 
     table_id: str
@@ -373,6 +419,7 @@ class Write:
     lobby_entry: dict[str, Any] | None = None
     archive: Sequence[dict[str, Any]] = ()
     snapshot: bool = False
+    announcement: Announcement | None = None
 
 
 class LiveStore:
@@ -383,7 +430,9 @@ class LiveStore:
         # known as such when they come back.
         self.writer_prefix = secrets.token_hex(6)
         self._writes = itertools.count()
-        self.local_change: LocalChange | None = None
+        # What prepares this process's changes for their announcement and shows them here
+        # once written (app.services.tables.Announcer; None: nothing shows them here).
+        self.announcer: Any = None
         # When this process found Redis unreachable, until the clocks have been restarted
         # after it came back (None: no outage). No turn times out meanwhile.
         self.outage_since: int | None = None
@@ -546,6 +595,8 @@ class LiveStore:
                 f"{self.writer_prefix}{next(self._writes)}",
                 "1" if write.snapshot else "0",
                 self.writer_prefix,
+                b"" if write.announcement is None else write.announcement.fields,
+                b"" if write.announcement is None else write.announcement.parts,
                 *(dumps(rd) for rd in write.archive),
             ],
         )

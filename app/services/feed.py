@@ -31,8 +31,8 @@ import orjson
 from redis.exceptions import RedisError
 
 from app.engine import Game
-from app.live.hub import Hub
-from app.live.store import LiveStore
+from app.live.hub import Hub, Message
+from app.live.store import Announced, Announcement, LiveStore
 from app.services.lobby import list_tables
 from app.services.table import Table
 from app.services.tables import (
@@ -73,39 +73,110 @@ class Subscriber(Protocol):
 _UNPARSED: Any = object()
 
 
-@dataclass(eq=False)
-class Snapshot:
-    """A table at one version, with the seats connected anywhere."""
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """The views another process made of a version for every seat (and a spectator), as
+    its announcement carries them: the seats' people (to find a socket's seat without the
+    table), the counts the views were made for, the part every view shares (an open JSON
+    object, `{...,`), each seat's own rest of it (`...}`) in seat order then a spectator's,
+    and the events of the version (since the one before)."""
 
-    table: Table
-    connected: set[int]
-    parsed: Game | None = _UNPARSED
-    spectators: int = 0
-    # Serialised once per version: the part of the view every seat shares, each seat's
-    # whole view, and the events since each version a socket last had.
-    _shared: dict[str, Any] | None = None
-    _public: bytes = b""
-    _views: dict[int | None, orjson.Fragment] = field(default_factory=dict)
-    _events: dict[int, orjson.Fragment] = field(default_factory=dict)
-    # Each seated player's seat, found once per version (every socket asks).
-    _seats: dict[int, int] | None = None
+    players: tuple[int | None, ...]
+    connected: frozenset[int]
+    spectators: int
+    shared: bytes
+    own: tuple[bytes, ...]
+    events: bytes
+
+    @classmethod
+    def read(cls, change: Announced) -> Ready | None:
+        """The views `change` carries; None when it carries none (its writer did not know
+        the counts) or they do not add up."""
+        header = change.header
+        sizes, players, connected = header.get("sizes"), header.get("players"), \
+            header.get("connected")
+        if not (isinstance(sizes, list) and isinstance(players, list)
+                and isinstance(connected, list) and len(sizes) == len(players) + 3):
+            return None
+        parts = change.parts()
+        if sum(sizes) != len(parts):
+            return None
+        pieces, at = [], 0
+        for size in sizes:
+            pieces.append(parts[at:at + size])
+            at += size
+        return cls(tuple(players), frozenset(connected), int(header.get("spectators", 0)),
+                   pieces[0], tuple(pieces[1:-1]), pieces[-1])
+
+
+class Snapshot:
+    """A table at one version, with the seats connected anywhere and the spectators.
+
+    Made here from a table this process has at hand (it wrote or read it), or from another
+    process's announcement (`received`): then the table is parsed only when something here
+    needs it (a move, a presence note, a view for counts the writer did not have), and each
+    socket gets the view its writer made for its seat, as bytes. Every view and event list
+    is serialised once per version and count."""
+
+    __slots__ = ("_events", "_own", "_public", "_ready", "_seats", "_shared_view", "_state",
+                 "_table", "_views", "connected", "counts_known", "parsed", "spectators",
+                 "table_id", "version")
+
+    def __init__(self, table: Table | None, connected: set[int], game: Game | None = _UNPARSED,
+                 spectators: int = 0, *, counts_known: bool = True) -> None:
+        self._table = table
+        if table is not None:
+            self.table_id, self.version = table.id, table.version
+        self.connected = connected
+        self.spectators = spectators
+        self.parsed = game
+        # Whether `connected` and `spectators` are the table's (this process serves it), so
+        # views made here are fit for every process.
+        self.counts_known = counts_known
+        self._state = b""
+        self._ready: Ready | None = None
+        # The shared part of this version's views (`{...,`), each seat's own rest of its
+        # view, each whole view, and the events since each version a socket last had.
+        self._public = b""
+        self._shared_view: dict[str, Any] = {}
+        self._own: dict[int | None, bytes] = {}
+        self._views: dict[int | None, orjson.Fragment] = {}
+        self._events: dict[int, tuple[bytes, orjson.Fragment]] = {}
+        # Each seated person's seat, found once per version (every socket asks).
+        self._seats: dict[int, int] | None = None
+
+    @classmethod
+    def received(cls, change: Announced, connected: set[int], spectators: int) -> Snapshot:
+        """The version another process announced, its table left unparsed."""
+        snapshot = cls(None, connected, spectators=spectators)
+        snapshot.table_id, snapshot.version = str(change.header["table_id"]), change.version
+        snapshot._state = change.state()
+        snapshot._ready = Ready.read(change)
+        return snapshot
+
+    @property
+    def table(self) -> Table:
+        table = self._table
+        if table is None:
+            table = self._table = Table.from_dict(orjson.loads(self._state), self.version)
+        return table
+
+    @property
+    def table_parsed(self) -> bool:
+        """Whether this snapshot's table has been read here (a received one's is read only
+        when something needs it)."""
+        return self._table is not None
 
     def seat_for(self, player_id: int | None) -> int | None:
         seats = self._seats
         if seats is None:
             seats = self._seats = {}
-            for seat, who in enumerate(self.table.seats):
+            people = (self._ready.players if self._table is None and self._ready is not None
+                      else [None if who is None else who.id for who in self.table.seats])
+            for seat, who in enumerate(people):
                 if who is not None:
-                    seats.setdefault(who.id, seat)
+                    seats.setdefault(who, seat)
         return None if player_id is None else seats.get(player_id)
-
-    @property
-    def table_id(self) -> str:
-        return self.table.id
-
-    @property
-    def version(self) -> int:
-        return self.table.version
 
     @property
     def game(self) -> Game | None:
@@ -125,38 +196,85 @@ class Snapshot:
         counts before are made again (a queued message keeps the one it was given)."""
         if connected != self.connected or spectators != self.spectators:
             self.connected, self.spectators = connected, spectators
-            self._shared, self._public = None, b""
-            self._views = {}
+            self._public = b""
+            self._own, self._views = {}, {}
 
     def view_for(self, seat: int | None) -> orjson.Fragment:
         """`seat`'s view as JSON: the shared part and his own, joined as one object."""
         view = self._views.get(seat)
         if view is None:
-            if self._shared is None:
-                self._shared = public_view(self.table, self.game, self.connected,
-                                           self.spectators)
-                # The shared object, open for the seat's own fields: `{...,`
-                self._public = orjson.dumps(self._shared)[:-1] + b","
-            own = orjson.dumps(own_view(self.game, seat, self._shared))
-            view = self._views[seat] = orjson.Fragment(self._public + own[1:])
+            ready = self._ready
+            if ready is not None and ready.spectators == self.spectators \
+                    and ready.connected == self.connected:
+                own = ready.own[-1 if seat is None else seat]
+                view = orjson.Fragment(ready.shared + own)
+            else:
+                view = orjson.Fragment(self._shared() + self._own_part(seat))
+            self._views[seat] = view
         return view
+
+    def _shared(self) -> bytes:
+        if not self._public:
+            shared = public_view(self.table, self.game, self.connected, self.spectators)
+            self._own = {}
+            # The shared object, open for the seat's own fields: `{...,`
+            self._public = orjson.dumps(shared)[:-1] + b","
+            self._shared_view = shared
+        return self._public
+
+    def _own_part(self, seat: int | None) -> bytes:
+        own = self._own.get(seat)
+        if own is None:
+            self._shared()
+            own = self._own[seat] = orjson.dumps(
+                own_view(self.game, seat, self._shared_view))[1:]
+        return own
+
+    def _events_since(self, last_sent: int) -> tuple[bytes, orjson.Fragment]:
+        """The events after version `last_sent` up to this one, as JSON (and as a fragment
+        of a message)."""
+        events = self._events.get(last_sent)
+        if events is None:
+            ready = self._ready
+            if last_sent <= 0:
+                raw = b"[]"
+            elif ready is not None and last_sent == self.version - 1:
+                raw = ready.events
+            else:
+                raw = orjson.dumps(events_since(self.table, self.version, last_sent))
+            events = self._events[last_sent] = raw, orjson.Fragment(raw)
+        return events
 
     def message(self, player_id: int | None, last_sent: int) -> dict[str, Any]:
         """The `table.state` for this player, with the events he has not seen yet."""
-        events = self._events.get(last_sent)
-        if events is None:
-            events = self._events[last_sent] = orjson.Fragment(
-                orjson.dumps(events_since(self.table, self.version, last_sent)))
         return {
             "type": "table.state",
             "table_id": self.table_id,
             "seq": self.version,
             "view": self.view_for(self.seat_for(player_id)),
-            "events": events,
+            "events": self._events_since(last_sent)[1],
             # The server's clock, so a client whose own clock is off can still count down
             # to `view.deadline` correctly.
             "server_time": now_ms(),
         }
+
+    def announcement(self) -> Announcement:
+        """What this version's announcement carries besides the state: every seat's view and
+        a spectator's, made once here for every process that serves the table; nothing when
+        this process does not know the counts (then each makes its own)."""
+        if not self.counts_known:
+            return Announcement()
+        table = self.table
+        seats: list[int | None] = [*range(table.players), None]
+        parts = [self._shared(), *(self._own_part(seat) for seat in seats),
+                 self._events_since(self.version - 1)[0]]
+        fields = orjson.dumps({
+            "players": [None if who is None else who.id for who in table.seats],
+            "connected": sorted(self.connected),
+            "spectators": self.spectators,
+            "sizes": [len(part) for part in parts],
+        })
+        return Announcement(b"," + fields[1:-1], b"".join(parts))
 
     def presence_message(self) -> dict[str, Any]:
         return {
@@ -233,8 +351,9 @@ class Feed:
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._heartbeat: asyncio.Task[None] | None = None
-        # This process's writes are shown here as they are made, not when they echo back.
-        store.local_change = self.deliver
+        # This process's writes are shown here as they are made, not when they echo back,
+        # and announced with every seat's view made here (tables.commit).
+        store.announcer = self
 
     async def start(self) -> None:
         await self.hub.start(self._on_lobby)
@@ -296,7 +415,7 @@ class Feed:
             if watch is None:
                 watch = self.watches[table_id] = Watch(table_id)
                 try:
-                    await self.hub.add(
+                    await self.hub.add_table(
                         self.store.keys.table_channel(table_id),
                         lambda message: self._on_table(watch, message),
                         watch.seen,
@@ -352,22 +471,35 @@ class Feed:
                 # Its presence entries expire by themselves; nothing else is left behind.
                 log.warning("unsubscribing a closed socket from %s failed: %r", table_id, error)
 
-    def deliver(self, table: Table, game: Any = _UNPARSED) -> Snapshot:
-        """A change this process has just written: show it to the table's sockets here.
+    def prepare(self, table: Table, game: Game | None) -> Snapshot:
+        """A change this process is about to write, made ready to show and to announce.
 
         `game`: the game of `table` if the writer has it (it need not be parsed again)."""
-        watch = self.watches.get(table.id)
-        connected = set() if watch is None else watch.connected
         if game is None and table.game is not None:
             game = _UNPARSED  # the writer did not have the game at hand
-        snapshot = Snapshot(table, connected, game,
-                            spectators=0 if watch is None else watch.spectators_now())
+        watch = self.watches.get(table.id)
+        if watch is None:  # no socket here: the counts, and so the views, are others' to make
+            return Snapshot(table, set(), game, counts_known=False)
+        return Snapshot(table, watch.connected, game, spectators=watch.spectators_now())
+
+    def written(self, snapshot: Snapshot) -> Snapshot:
+        """A change this process has just written: show it to the table's sockets here."""
+        watch = self.watches.get(snapshot.table_id)
         if watch is not None:
             if not watch.advance(snapshot) and watch.latest is not None \
-                    and watch.latest.version == table.version:
+                    and watch.latest.version == snapshot.version:
                 return watch.latest
             self._after_change(watch, snapshot)
         return snapshot
+
+    def deliver(self, table: Table, game: Game | None) -> Snapshot:
+        """The snapshot of a change this process wrote, as shown here (shown now if it was
+        not yet)."""
+        watch = self.watches.get(table.id)
+        if watch is not None and watch.latest is not None \
+                and watch.latest.version == table.version:
+            return watch.latest
+        return self.written(self.prepare(table, game))
 
     def latest(self, table_id: str) -> Snapshot | None:
         """The newest version of the table this process has seen, if it serves the table."""
@@ -450,18 +582,16 @@ class Feed:
 
     # -- announcements -----------------------------------------------------------------
 
-    def _on_table(self, watch: Watch, message: dict[str, Any]) -> None:
-        kind = message.get("kind")
-        if kind == "change":
-            state = message.get("state")
-            version = message.get("v")
-            if isinstance(state, dict) and isinstance(version, int) \
-                    and version > watch.seen():
-                snapshot = Snapshot(Table.from_dict(state, version), watch.connected,
-                                    spectators=watch.spectators_now())
+    def _on_table(self, watch: Watch, message: Message) -> None:
+        if isinstance(message, Announced):
+            if message.version > watch.seen():
+                snapshot = Snapshot.received(message, watch.connected,
+                                             watch.spectators_now())
                 if watch.advance(snapshot):
                     self._after_change(watch, snapshot)
-        elif kind in ("presence", "spectators"):
+            return
+        kind = message.get("kind")
+        if kind in ("presence", "spectators"):
             seats = message.get("seats")
             if isinstance(seats, list):
                 watch.connected = {s for s in seats if isinstance(s, int)}

@@ -11,12 +11,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from app.engine import VARIANTS, Game, game_from_dict
 from app.engine.game import Event
 from app.live.ratelimit import Charge
-from app.live.store import LiveStore, Write, dumps
+from app.live.store import Announcement, LiveStore, Write, dumps
 from app.services.fairness import with_reason
 from app.services.seats import wake_at
 from app.services.table import LogEntry, Remove, Step, Table
@@ -240,6 +240,22 @@ async def loaded(store: LiveStore, table_id: str) -> Table:
     return table
 
 
+class Prepared(Protocol):
+    """A change made ready to write: what its announcement carries besides the state."""
+
+    def announcement(self) -> Announcement: ...
+
+
+class Announcer(Protocol):
+    """What shows this process's changes to its sockets and makes each change's
+    announcement (app.services.feed.Feed, as `LiveStore.announcer`): `prepare` before the
+    write, `written` once it is stored."""
+
+    def prepare(self, table: Table, game: Game | None) -> Prepared: ...
+
+    def written(self, prepared: Any) -> object: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """A change that was stored: the table as written (at its new version), whether it
@@ -336,6 +352,12 @@ async def commit(
     sealed = seal(current, step, now)
     table = sealed.table
     game = step.game
+    if sealed.archive:
+        # The game object still holds the rounds just archived in full; the table holds
+        # their summaries. Whoever needs the game parses the table, as stored.
+        game = None
+    announcer: Announcer | None = store.announcer
+    prepared = None if announcer is None else announcer.prepare(table, game)
     written = await store.write(Write(
         table.id,
         current.version,
@@ -351,15 +373,12 @@ async def commit(
         lobby_entry=lobby_entry_changed(current, table),
         archive=sealed.archive,
         snapshot=table.status == "playing" and (sealed.started or bool(sealed.archive)),
+        announcement=None if prepared is None else prepared.announcement(),
     ), charge)
     if written is None:
         return None
-    if sealed.archive:
-        # The game object still holds the rounds just archived in full; the table holds
-        # their summaries. Whoever needs the game parses the table, as stored.
-        game = None
-    if store.local_change is not None:
-        store.local_change(table, game)
+    if announcer is not None:
+        announcer.written(prepared)
     return Change(table, sealed.finished, game)
 
 

@@ -185,6 +185,11 @@ def check_no_leaks(game: PlayedGame, record: dict[str, Any]) -> None:
                     shown = _tiles_in(event) - played[event["round"]]
                     assert not shown, f"seat {you} saw {shown} in {event}"
             view = frame["view"]
+            # Once the game is on, every view a socket gets is its own seat's (or a
+            # spectator's), whichever process made it: seats are spread over the processes,
+            # and a view made by one is sent by the other.
+            if view["status"] != "waiting":
+                assert view["you"] == you, (you, view["you"], frame["seq"])
             if view["status"] != "playing":
                 continue
             r = view["round"]

@@ -7,10 +7,11 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import orjson
 import pytest
 
-from app.live.hub import Hub
-from app.live.store import LiveStore, Outage, Write, connect, dumps
+from app.live.hub import Hub, Message
+from app.live.store import Announced, Announcement, LiveStore, Outage, Write, connect, dumps
 
 
 @pytest.fixture(params=["redis", "embedded"])
@@ -99,12 +100,12 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
     # Another process's writes: this one shows its own as it makes them.
     other = another()
     lobby: list[dict[str, Any]] = []
-    table: list[dict[str, Any]] = []
+    table: list[Message] = []
 
     def on_lobby(message: dict[str, Any]) -> None:
         lobby.append(message)
 
-    def on_table(message: dict[str, Any]) -> None:
+    def on_table(message: Message) -> None:
         table.append(message)
 
     await hub.start(on_lobby)
@@ -114,10 +115,12 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
         await other.write(Write(tid, 0, data(0), 1, lobby_entry=entry))
         assert [t.state for t in await store.listed() if t.state == state(0)]
         # Subscribed, then listed as a listener, as a process serving the table does.
-        await hub.add(store.keys.table_channel(tid), on_table)
+        await hub.add_table(store.keys.table_channel(tid), on_table, lambda: 1)
         await store.listen(tid)
-        # A change the lobby does not show is announced to the table only.
-        await other.write(Write(tid, 1, data(1), 1))
+        # A change the lobby does not show is announced to the table only; what the writer
+        # adds to the announcement (non-ASCII too) arrives byte for byte after the state.
+        ready = Announcement(b',"extra":"\xd0\xb1"', "готово ✓".encode())
+        await other.write(Write(tid, 1, data(1), 1, announcement=ready))
         await other.write(Write(tid, 2, data(2), 1, finished=True,
                           retire_at_ms=2000, lobby_entry={**entry, "status": "finished"}))
         assert tid in await store.unwritten()
@@ -128,9 +131,13 @@ async def test_writes_are_announced_and_finished_tables_retire_from_the_lobby(
                 break
             await asyncio.sleep(0.05)
         # Each announcement carries the state it announces: nobody reads it back.
-        assert [{k: v for k, v in m.items() if k != "writer"} for m in table] == [
-            {"kind": "change", "table_id": tid, "v": v, "state": state(v - 1)} for v in (2, 3)
-        ]
+        changes = [m for m in table if isinstance(m, Announced)]
+        assert len(changes) == len(table) == 2
+        assert [(m.version, orjson.loads(m.state())) for m in changes] == [
+            (v, state(v - 1)) for v in (2, 3)]
+        assert changes[0].header["extra"] == "\u0431"
+        assert changes[0].parts() == "готово ✓".encode()
+        assert changes[1].parts() == b"" and "extra" not in changes[1].header
         assert lobby == [{"kind": "update", "table_id": tid, "v": 1, "table": entry},
                          {"kind": "update", "table_id": tid, "v": 3,
                           "table": {**entry, "status": "finished"}},
@@ -148,12 +155,12 @@ async def test_a_process_ignores_the_echo_of_its_own_writes(
     store: LiveStore, another: Callable[[], LiveStore],
 ) -> None:
     hub = Hub(store)
-    heard: list[dict[str, Any]] = []
+    heard: list[Message] = []
     await hub.start(lambda message: None)
     tid = secrets.token_hex(4)
     try:
         await store.write(Write(tid, 0, data(0), 1))
-        await hub.add(store.keys.table_channel(tid), heard.append)
+        await hub.add_table(store.keys.table_channel(tid), heard.append, lambda: 0)
         await store.listen(tid)
         await store.write(Write(tid, 1, data(1), 1))
         await another().write(Write(tid, 2, data(2), 1))
@@ -162,7 +169,8 @@ async def test_a_process_ignores_the_echo_of_its_own_writes(
                 break
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.1)
-        assert [m["v"] for m in heard] == [3]
+        assert [m.version for m in heard if isinstance(m, Announced)] == [3]
+        assert len(heard) == 1
     finally:
         await hub.stop()
 
@@ -185,7 +193,9 @@ async def test_a_change_is_published_only_while_another_process_listens(
 
     try:
         await change(1)
-        await spy.add(store.keys.table_channel(tid), lambda m: heard.append(m["v"]))
+        await spy.add_table(store.keys.table_channel(tid),
+                            lambda m: heard.append(m.version if isinstance(m, Announced) else 0),
+                            lambda: 0)
         await store.listen(tid)
         await change(2)  # the writer alone listens: not published
         await other.listen(tid)
