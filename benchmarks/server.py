@@ -368,14 +368,15 @@ async def watch_lobby(ws_url: str, stats: Stats, ready: asyncio.Event) -> None:
 
 
 async def drive(
-    label: str, servers: list[Server], *, tables: int, think: float,
+    label: str, servers: list[Server], *, tables: int, think: float, by_table: bool = False,
     warmup: float, duration: float, accounts: int, long_game: bool, real: bool,
     lobby_watchers: int = 0,
 ) -> Result:
     stats = Stats()
     seats = tables * 4
     # Seats round-robin over the processes, as a round-robin proxy places sockets: with two,
-    # seats 0 and 2 of every table on one and 1 and 3 on the other. HTTP goes to the first.
+    # seats 0 and 2 of every table on one and 1 and 3 on the other (`by_table`: each table's
+    # four on one process, the tables round-robin). HTTP goes to the first.
     url = servers[0].url
     pids = [server.process.pid for server in servers]
     # Idle connections are dropped before uvicorn's 5-s keep-alive closes them: at the same
@@ -400,7 +401,7 @@ async def drive(
 
         async def connect(i: int, bot: Bot) -> None:
             async with limit:
-                await bot.connect(servers[i % len(servers)].ws_url)
+                await bot.connect(servers[(i // 4 if by_table else i) % len(servers)].ws_url)
 
         await asyncio.gather(*(connect(i, b) for i, b in enumerate(bots)))
         await asyncio.sleep(2)
@@ -611,6 +612,9 @@ def main() -> int:
     parser.add_argument("--processes", default="1",
                         help="server processes, seats spread over them round-robin; a list "
                              "(1,2,4) measures each in turns and prints the ratios to the first")
+    parser.add_argument("--by-table", action="store_true",
+                        help="each table's four seats on one process (the tables round-robin) "
+                             "instead of every seat round-robin")
     parser.add_argument("--pin", action="store_true",
                         help="the servers on the first core, the bots on the second")
     parser.add_argument("--long-game", action="store_true")
@@ -727,7 +731,7 @@ def measure_server(args: argparse.Namespace, accounts: int, log_dir: Path,
         label = f"server ({setup}), {args.tables} tables, think {args.think:g} s"
         try:
             result = asyncio.run(drive(
-                label, servers, tables=args.tables,
+                label, servers, tables=args.tables, by_table=args.by_table,
                 think=args.think, warmup=args.warmup, duration=args.duration,
                 accounts=accounts, long_game=args.long_game, real=True,
                 lobby_watchers=args.lobby))

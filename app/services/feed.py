@@ -118,7 +118,7 @@ class Snapshot:
     socket gets the view its writer made for its seat, as bytes. Every view and event list
     is serialised once per version and count."""
 
-    __slots__ = ("_events", "_own", "_public", "_ready", "_seats", "_shared_view", "_state",
+    __slots__ = ("_events", "_log", "_own", "_public", "_ready", "_seats", "_shared_view", "_state",
                  "_table", "_views", "connected", "counts_known", "parsed", "spectators",
                  "table_id", "version")
 
@@ -135,6 +135,8 @@ class Snapshot:
         self.counts_known = counts_known
         self._state = b""
         self._ready: Ready | None = None
+        # The sizes of a received state's log entries (see `Table.logged`).
+        self._log: list[int] | None = None
         # The shared part of this version's views (`{...,`), each seat's own rest of its
         # view, each whole view, and the events since each version a socket last had.
         self._public = b""
@@ -152,13 +154,22 @@ class Snapshot:
         snapshot.table_id, snapshot.version = str(change.header["table_id"]), change.version
         snapshot._state = change.state()
         snapshot._ready = Ready.read(change)
+        sizes = change.header.get("log")
+        if isinstance(sizes, list) and all(isinstance(size, int) for size in sizes):
+            snapshot._log = sizes
         return snapshot
 
     @property
     def table(self) -> Table:
         table = self._table
         if table is None:
-            table = self._table = Table.from_dict(orjson.loads(self._state), self.version)
+            state = self._state
+            # The log entries' JSON as the writer made it, so a change made here from this
+            # table does not serialise them all again (`seal`).
+            sizes = self._log
+            table = self._table = Table.from_dict(
+                orjson.loads(state), self.version,
+                None if sizes is None else Table.logged(state, sizes))
         return table
 
     @property
@@ -259,17 +270,19 @@ class Snapshot:
         }
 
     def announcement(self) -> Announcement:
-        """What this version's announcement carries besides the state: every seat's view and
-        a spectator's, made once here for every process that serves the table; nothing when
-        this process does not know the counts (then each makes its own)."""
-        if not self.counts_known:
-            return Announcement()
+        """What this version's announcement carries besides the state: where its log's
+        entries lie in it, and every seat's view and a spectator's, made once here for every
+        process that serves the table (none when this process does not know the counts:
+        then each makes its own)."""
         table = self.table
+        if not self.counts_known:
+            return Announcement(b"," + orjson.dumps({"log": table.log_sizes()})[1:-1])
         seats: list[int | None] = [*range(table.players), None]
         parts = [self._shared(), *(self._own_part(seat) for seat in seats),
                  self._events_since(self.version - 1)[0]]
         fields = orjson.dumps({
             "players": [None if who is None else who.id for who in table.seats],
+            "log": table.log_sizes(),
             "connected": sorted(self.connected),
             "spectators": self.spectators,
             "sizes": [len(part) for part in parts],
@@ -548,16 +561,18 @@ class Feed:
         # Counted as stored before the store answers: the script announces the new total,
         # and that announcement may be read first; with the old local count beside it this
         # process's spectators would be counted twice (and shown so until the next change).
+        # The total is taken from that announcement only, never from the reply: the reply
+        # comes on another connection and may be read after a later change's announcement
+        # (another process's), which it would undo (and the processes would disagree).
         before, watch.local_watchers = watch.local_watchers, watchers
         try:
-            total = await self.store.count_spectators(
+            await self.store.count_spectators(
                 watch.table_id, self.process_id, watchers, now, now + PRESENCE_TTL_MS,
                 PRESENCE_KEEP_SECONDS,
             )
         except BaseException:
             watch.local_watchers = before
             raise
-        watch.spectators = total
 
     async def refresh_presence(self) -> None:
         for watch in list(self.watches.values()):

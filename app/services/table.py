@@ -186,8 +186,31 @@ class Table:
             data["unrated_reason"] = self.unrated_reason
         return data
 
+    def log_sizes(self) -> list[int] | None:
+        """The length of each log entry's JSON at the end of `to_json()`'s output (None when
+        the entries are not kept as JSON): enough to find them there again (`logged`)."""
+        return None if self.log_json is None else [len(entry) for entry in self.log_json]
+
+    @staticmethod
+    def logged(state: bytes, sizes: list[int]) -> tuple[bytes, ...] | None:
+        """The log entries' JSON as they lie in `state` (a `to_json()` of a table whose
+        entries have these sizes): the log is its last member, `"log":[...]}`. None when
+        `state` does not hold them there."""
+        end = len(state) - 2  # the log's "]"
+        start = end - sum(sizes) - max(0, len(sizes) - 1)
+        if start < 1 or state[end:] != b"]}" or state[start - 1:start] != b"[":
+            return None
+        entries = []
+        for size in sizes:
+            entries.append(state[start:start + size])
+            start += size + 1
+        return tuple(entries)
+
     @classmethod
-    def from_dict(cls, data: dict[str, Any], version: int = 0) -> Table:
+    def from_dict(cls, data: dict[str, Any], version: int = 0,
+                  log_json: tuple[bytes, ...] | None = None) -> Table:
+        """The table `data` holds (`to_dict()`), read at `version`; `log_json`: its log's
+        entries as JSON, when the reader has them (see `logged`)."""
         rematch = data.get("rematch")
         return cls(
             id=data["id"],
@@ -214,6 +237,7 @@ class Table:
             private=data.get("private", False),
             unrated_reason=data.get("unrated_reason"),
             version=version,
+            log_json=log_json,
         )
 
 

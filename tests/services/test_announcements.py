@@ -98,6 +98,15 @@ async def test_each_seat_gets_its_own_view_made_by_the_writer_on_every_process(
         await processes[n].feed.subscribe_table(socket, table_id)
     for seat in range(1, 4):
         await lobby.join(processes[seat % 2].store, people[seat], table_id, seat)
+    # Who is connected, and how many watch, as both processes hear it from the store (until
+    # then a process that knows better than the writer makes its own views: the next test).
+    for _ in range(300):
+        watches = [p.feed.watches[table_id] for p in processes]
+        if all(w.connected == {0, 1, 2, 3} and w.spectators_now() == 2 for w in watches):
+            break
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError([(w.connected, w.spectators, w.watchers_now, w.local_watchers) for w in watches])
     rng = random.Random(11)
     hands: dict[int, list[list[str]]] = {}
     received = 0
@@ -125,6 +134,10 @@ async def test_each_seat_gets_its_own_view_made_by_the_writer_on_every_process(
         shown = other.latest(table_id)
         assert shown is not None and shown.version == version
         assert not shown.table_parsed
+        # Read when a move needs it, its log entries come as the writer serialised them.
+        assert shown.table.log_json is not None
+        stored = await processes[(turn + 1) % 2].store.load(table_id)
+        assert stored is not None and orjson.loads(shown.table.to_json()) == stored.state
         received += 1
     assert received >= 20
     for seat, socket in enumerate(seats):

@@ -90,6 +90,24 @@ def test_the_log_kept_as_json_is_written_as_the_log_itself() -> None:
     assert orjson.loads(longer.to_json())["log"] == table.to_dict()["log"]
 
 
+@pytest.mark.parametrize("name", sorted(STORED))
+def test_the_log_entries_are_found_again_in_the_written_state(name: str) -> None:
+    """A process that receives a table's state finds its log entries' JSON in it by their
+    sizes (and only there), so it need not serialise them again."""
+    table = Table.from_dict(STORED[name]["state"])
+    kept = replace(table, log_json=tuple(dumps(entry.to_dict()) for entry in table.log))
+    state = kept.to_json()
+    sizes = kept.log_sizes()
+    assert sizes is not None and len(sizes) == len(table.log)
+    assert Table.logged(state, sizes) == kept.log_json
+    read = Table.from_dict(orjson.loads(state), 5, Table.logged(state, sizes))
+    assert read.log_json == kept.log_json and read.to_json() == state
+    if sizes:
+        assert Table.logged(state, [*sizes[:-1], sizes[-1] + 1]) is None
+        assert Table.logged(state + b" ", sizes) is None
+    assert table.log_sizes() is None
+
+
 def test_seats_are_found_by_player() -> None:
     table = Table.from_dict(STORED["playing"]["state"])
     ids = [None if who is None else who.id for who in table.seats]
