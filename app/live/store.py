@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -40,6 +40,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.live.channels import Channels, OnReply, PubSubChannels
 from app.live.keys import Keys
 from app.live.multiplex import Multiplexed
 from app.live.ratelimit import TAKE_FUNCTION, Charge, Refused, Verdict
@@ -471,6 +472,15 @@ class LiveStore:
         """The store answers again and the clocks have been restarted after the outage."""
         self.outage_since = None
         self._outage_over_at = now_ms
+
+    def channels(self, on_reply: OnReply, wanted: Callable[[], Iterable[str]]
+                 ) -> Channels | PubSubChannels:
+        """This process's subscription connection (see app.live.channels): its own socket
+        to Redis, or redis-py's PubSub for the in-process store."""
+        if self._lane is None:
+            return PubSubChannels(self.redis, on_reply=on_reply)
+        return Channels(self.redis.connection_pool, timeout=self.timeout, on_reply=on_reply,
+                        wanted=wanted)
 
     @property
     def runner(self) -> aioredis.Redis | Multiplexed:
