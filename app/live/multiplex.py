@@ -69,9 +69,24 @@ class Multiplexed:
         that has not come within `timeout` seconds of sending, retries included, fails
         the command with TimeoutError (the command may still be carried out, as any whose
         reply was lost: the live store's writes recognise their own)."""
+        link = self._link
+        if link is not None:
+            # Connected, as a rule: no timer of its own (the watchdog fails the command when
+            # Redis has not answered it `timeout` seconds after it was written).
+            sent = time.monotonic()
+            try:
+                return await self._write(link, args)
+            except RedisConnectionError:  # dropped meanwhile: tried again, within the time left
+                left = self._timeout - (time.monotonic() - sent)
+                if left <= 0:
+                    raise RedisTimeoutError("the live store did not answer in time") from None
+                return await self._retried(args, left)
+        return await self._retried(args, self._timeout)
+
+    async def _retried(self, args: tuple[Any, ...], timeout: float) -> Any:
         used: list[_Link] = []
         try:
-            async with asyncio.timeout(self._timeout):
+            async with asyncio.timeout(timeout):
                 return await self._retry.call_with_retry(lambda: self._once(args, used),
                                                          _ignore)
         except TimeoutError:
@@ -100,11 +115,15 @@ class Multiplexed:
     async def _once(self, args: tuple[Any, ...], used: list[_Link]) -> Any:
         link = self._link or await self._connect()
         used.append(link)
+        return await self._write(link, args)
+
+    async def _write(self, link: _Link, args: tuple[Any, ...]) -> Any:
         packed = hiredis.pack_command(args)  # in C; redis-py's own packing is Python
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        link.waiting.append((reply, time.monotonic()))
+        now = time.monotonic()
+        link.waiting.append((reply, now))
         if self._watchdog is None:
-            self._arm()
+            self._arm(now + self._timeout)
         # The commands of one turn of the event loop leave in one write, in the order of
         # `waiting` (the order of the replies).
         link.outgoing.append(packed)
@@ -194,19 +213,23 @@ class Multiplexed:
         if reader is not None and reader is not asyncio.current_task():
             reader.cancel()  # it disconnects
 
-    def _arm(self) -> None:
-        self._watchdog = asyncio.get_running_loop().call_later(self._timeout / 2, self._watch)
+    def _arm(self, when: float) -> None:
+        loop = asyncio.get_running_loop()
+        # (monotonic time is the event loop's clock)
+        self._watchdog = loop.call_at(when, self._watch)
 
     def _watch(self) -> None:
-        """Every `timeout / 2` seconds while commands wait: has the oldest waited too long?"""
+        """When the oldest command still waiting was due: has it waited `timeout`? Then the
+        link is dropped (every command on it fails); else the watch moves to its time."""
         self._watchdog = None
         link = self._link
         if link is None or not link.waiting:
             return
-        if time.monotonic() - link.waiting[0][1] > self._timeout:
+        due = link.waiting[0][1] + self._timeout
+        if time.monotonic() >= due:
             self._drop(link, RedisTimeoutError("the live store did not answer in time"))
             return
-        self._arm()
+        self._arm(due)
 
 
 async def _ignore(error: Exception) -> None:

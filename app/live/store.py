@@ -31,7 +31,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import orjson
 import redis.asyncio as aioredis
@@ -57,8 +57,9 @@ log = logging.getLogger(__name__)
 # announcement's header fields and its parts (see `Announcement`), then the archived rounds.
 # The change is published unless the listeners are known and no other process is among
 # them: the writing process shows its own change itself.
-# Returns the new version; -1 when the version was not the expected one; -2 - ms to wait
-# when the charge was refused (then nothing is written and no token taken).
+# Returns {the new version, 1 if the change was published}; -1 when the version was not the
+# expected one; -2 - ms to wait when the charge was refused (then nothing is written and no
+# token taken).
 _WRITE = TAKE_FUNCTION + """
 local nb = tonumber(ARGV[1])
 local A, BK, BA = {}, {}, {}
@@ -69,7 +70,7 @@ local cur = redis.call('HGET', KEYS[1], 'version')
 if cur == false then cur = 0 else cur = tonumber(cur) end
 if cur ~= tonumber(A[1]) then
   if cur == tonumber(A[1]) + 1 and redis.call('HGET', KEYS[1], 'writer') == A[12] then
-    return cur
+    return {cur, 1}
   end
   return -1
 end
@@ -91,15 +92,17 @@ if A[13] == '1' then redis.call('SADD', KEYS[7], A[3]) end
 for i = 17, #A do redis.call('RPUSH', KEYS[6], A[i]) end
 if cur == 0 then redis.call('SADD', KEYS[8], '*') end
 local known = redis.call('SCARD', KEYS[8])
+local published = 0
 if known == 0 or known - 1 - redis.call('SISMEMBER', KEYS[8], A[14]) > 0 then
   redis.call('PUBLISH', A[8], '{"kind":"change","table_id":"' .. A[3] .. '","v":' .. v
     .. ',"writer":"' .. A[12] .. '"' .. A[15] .. ',"state":' .. #A[2] .. '}\\n' .. A[2] .. A[16])
+  published = 1
 end
 if A[11] ~= '' then
   redis.call('PUBLISH', A[9], '{"kind":"update","table_id":"' .. A[3] .. '","v":' .. v
     .. ',"table":' .. A[11] .. '}')
 end
-return v
+return {v, published}
 """
 
 # Puts back a table the store lost (it must not exist), at a version past any it had, with
@@ -395,6 +398,14 @@ def connect(
                                                           decode_responses=True))
 
 
+class Written(NamedTuple):
+    """A write's new version; `published`: whether its change was announced (some other
+    process listens to the table), so the next one is worth making ready for them too."""
+
+    version: int
+    published: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Write:
     """One compare-and-set write of a table (see `LiveStore.write`).
@@ -570,6 +581,11 @@ class LiveStore:
         return [orjson.loads(x) for x in rounds]
 
     async def write(self, write: Write, charge: Charge | None = None) -> int | None:
+        """`written`'s new version."""
+        done = await self.written(write, charge)
+        return None if done is None else done.version
+
+    async def written(self, write: Write, charge: Charge | None = None) -> Written | None:
         """Store `write.data` if the table is still at version `write.expected` (0: does not
         exist).
 
@@ -610,17 +626,17 @@ class LiveStore:
                 *(dumps(rd) for rd in write.archive),
             ],
         )
+        if isinstance(result, list):
+            if charged:
+                assert charge is not None
+                charge.verdict = Verdict(True, 0)
+            return Written(int(result[0]), bool(int(result[1])))
         result = int(result)
         if result <= -2:
             assert charge is not None
             charge.verdict = Verdict(False, -2 - result)
             raise Refused(-2 - result)
-        if result < 0:
-            return None
-        if charged:
-            assert charge is not None
-            charge.verdict = Verdict(True, 0)
-        return result
+        return None
 
     async def listen(self, table_id: str) -> None:
         """This process is subscribed to the table's channel (call it after subscribing and

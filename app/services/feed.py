@@ -118,21 +118,22 @@ class Snapshot:
     socket gets the view its writer made for its seat, as bytes. Every view and event list
     is serialised once per version and count."""
 
-    __slots__ = ("_events", "_log", "_own", "_public", "_ready", "_seats", "_shared_view", "_state",
-                 "_table", "_views", "connected", "counts_known", "parsed", "spectators",
+    __slots__ = ("_events", "_log", "_own", "_public", "_ready", "_seats", "_shared_view",
+                 "_state", "_table", "_views", "connected", "parsed", "share", "spectators",
                  "table_id", "version")
 
     def __init__(self, table: Table | None, connected: set[int], game: Game | None = _UNPARSED,
-                 spectators: int = 0, *, counts_known: bool = True) -> None:
+                 spectators: int = 0, *, share: bool = True) -> None:
         self._table = table
         if table is not None:
             self.table_id, self.version = table.id, table.version
         self.connected = connected
         self.spectators = spectators
         self.parsed = game
-        # Whether `connected` and `spectators` are the table's (this process serves it), so
-        # views made here are fit for every process.
-        self.counts_known = counts_known
+        # Whether this version's announcement carries its views: `connected` and
+        # `spectators` are the table's (this process serves it, so the views are fit for
+        # every process) and another process listened at the table's last change.
+        self.share = share
         self._state = b""
         self._ready: Ready | None = None
         # The sizes of a received state's log entries (see `Table.logged`).
@@ -272,10 +273,10 @@ class Snapshot:
     def announcement(self) -> Announcement:
         """What this version's announcement carries besides the state: where its log's
         entries lie in it, and every seat's view and a spectator's, made once here for every
-        process that serves the table (none when this process does not know the counts:
-        then each makes its own)."""
+        process that serves the table (none when this process does not know the counts,
+        then each makes its own, or nobody else listened at the last change)."""
         table = self.table
-        if not self.counts_known:
+        if not self.share:
             return Announcement(b"," + orjson.dumps({"log": table.log_sizes()})[1:-1])
         seats: list[int | None] = [*range(table.players), None]
         parts = [self._shared(), *(self._own_part(seat) for seat in seats),
@@ -329,12 +330,15 @@ class Watch:
     watchers_now: int = 0
     watchers_pending: bool = False
     spectators: int = 0
+    # Whether another process listened at the last change this one made (its views are
+    # made ready for them then); until one is made here, they are.
+    shared: bool = True
+    # Presence work is serialised per table, in the order it was asked for.
+    presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def spectators_now(self) -> int:
         """The total with this process's latest count, before the store has it."""
         return max(0, self.spectators + self.watchers_now - self.local_watchers)
-    # Presence work is serialised per table, in the order it was asked for.
-    presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def seen(self) -> int:
         return 0 if self.latest is None else self.latest.version
@@ -492,13 +496,16 @@ class Feed:
             game = _UNPARSED  # the writer did not have the game at hand
         watch = self.watches.get(table.id)
         if watch is None:  # no socket here: the counts, and so the views, are others' to make
-            return Snapshot(table, set(), game, counts_known=False)
-        return Snapshot(table, watch.connected, game, spectators=watch.spectators_now())
+            return Snapshot(table, set(), game, share=False)
+        return Snapshot(table, watch.connected, game, spectators=watch.spectators_now(),
+                        share=watch.shared)
 
-    def written(self, snapshot: Snapshot) -> Snapshot:
-        """A change this process has just written: show it to the table's sockets here."""
+    def written(self, snapshot: Snapshot, published: bool = True) -> Snapshot:
+        """A change this process has just written: show it to the table's sockets here.
+        `published`: whether it was announced (another process listens to the table)."""
         watch = self.watches.get(snapshot.table_id)
         if watch is not None:
+            watch.shared = published
             if not watch.advance(snapshot) and watch.latest is not None \
                     and watch.latest.version == snapshot.version:
                 return watch.latest

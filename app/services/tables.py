@@ -253,7 +253,7 @@ class Announcer(Protocol):
 
     def prepare(self, table: Table, game: Game | None) -> Prepared: ...
 
-    def written(self, prepared: Any) -> object: ...
+    def written(self, prepared: Any, published: bool) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +358,7 @@ async def commit(
         game = None
     announcer: Announcer | None = store.announcer
     prepared = None if announcer is None else announcer.prepare(table, game)
-    written = await store.write(Write(
+    written = await store.written(Write(
         table.id,
         current.version,
         table.to_json(),
@@ -378,7 +378,7 @@ async def commit(
     if written is None:
         return None
     if announcer is not None:
-        announcer.written(prepared)
+        announcer.written(prepared, written.published)
     return Change(table, sealed.finished, game)
 
 
