@@ -305,6 +305,11 @@ class Connection:
             if known is not None and known.version != message.seq:
                 known = None  # play reads the table: the move is stale, or this is behind
             started = time.perf_counter()
+            if known is not None and known.holder is not None \
+                    and await self.relayed(message, msg_id, known.holder, charge):
+                metrics.moves.inc()
+                metrics.move_seconds.observe(time.perf_counter() - started)
+                return True
             await self.change(
                 message.table_id,
                 msg_id,
@@ -415,6 +420,33 @@ class Connection:
             # A (re-)subscription always gets the current state, gap or not.
             self.last_sent[table_id] = 0
             self.send_state(snapshot, msg_id)
+        finally:
+            self.release(table_id)
+
+    async def relayed(self, message: Play, msg_id: Any, holder: str,
+                      charge: Charge | None) -> bool:
+        """A move at a version another process made, applied by that process (it holds the
+        table: app.services.relay) and answered here with the new state; False when it did
+        not answer (then the move is to be applied here)."""
+        assert self.player is not None
+        table_id = message.table_id
+        self.busy.add(table_id)
+        try:
+            done = await self.live.relay.play(
+                holder, self.player.id, table_id, message.tile, message.end, message.seq,
+                message.fields, charge)
+            if done is None:
+                return False
+            if done.finished:
+                self.live.finisher.kick(table_id)
+            # Its announcement came first; were it lost, the table is read again.
+            snapshot = self.live.feed.latest(table_id)
+            if snapshot is None or snapshot.version < done.version:
+                await self.live.feed.resync(table_id)
+                snapshot = self.live.feed.latest(table_id)
+            if snapshot is not None:
+                self.send_state(snapshot, msg_id)
+            return True
         finally:
             self.release(table_id)
 

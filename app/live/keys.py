@@ -22,6 +22,10 @@ class Keys:
         known to be whole (see LiveStore.listen); missing: unknown."""
         return f"{self.prefix}:listeners:{table_id}"
 
+    def process_channel(self, process: str) -> str:
+        """Pub/sub channel of one process (its writer prefix): moves relayed to it."""
+        return f"{self.prefix}:process:{process}"
+
     def presence(self, table_id: str) -> str:
         """Hash "{process}:{seat}" -> expiry ms: which seats have a live socket somewhere."""
         return f"{self.prefix}:presence:{table_id}"

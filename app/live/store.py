@@ -234,6 +234,15 @@ return total
 
 
 _CHANGE = b'{"kind":"change",'
+# A process's writer prefix: this many random bytes, in hex.
+WRITER_PREFIX_BYTES = 6
+
+
+def writer_process(writer: str) -> str | None:
+    """The writer prefix of the process that made a write (from its write id), if a process
+    made it (not a restore)."""
+    size = 2 * WRITER_PREFIX_BYTES
+    return writer[:size] if len(writer) > size else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,7 +449,7 @@ class LiveStore:
         self.keys = Keys(prefix)
         # Every write id of this process starts with this, so its own announcements are
         # known as such when they come back.
-        self.writer_prefix = secrets.token_hex(6)
+        self.writer_prefix = secrets.token_hex(WRITER_PREFIX_BYTES)
         self._writes = itertools.count()
         # What prepares this process's changes for their announcement and shows them here
         # once written (app.services.tables.Announcer; None: nothing shows them here).

@@ -32,7 +32,7 @@ from redis.exceptions import RedisError
 
 from app.engine import Game
 from app.live.hub import Hub, Message
-from app.live.store import Announced, Announcement, LiveStore
+from app.live.store import Announced, Announcement, LiveStore, writer_process
 from app.services.lobby import list_tables
 from app.services.table import Table
 from app.services.tables import (
@@ -119,8 +119,8 @@ class Snapshot:
     is serialised once per version and count."""
 
     __slots__ = ("_events", "_log", "_own", "_public", "_ready", "_seats", "_shared_view",
-                 "_state", "_table", "_views", "connected", "parsed", "share", "spectators",
-                 "table_id", "version")
+                 "_state", "_table", "_views", "connected", "holder", "parsed", "share",
+                 "spectators", "table_id", "version")
 
     def __init__(self, table: Table | None, connected: set[int], game: Game | None = _UNPARSED,
                  spectators: int = 0, *, share: bool = True) -> None:
@@ -136,6 +136,9 @@ class Snapshot:
         self.share = share
         self._state = b""
         self._ready: Ready | None = None
+        # The process that made a received version (its writer prefix): it holds the table
+        # parsed (app.services.relay). None: made here, or read from the store.
+        self.holder: str | None = None
         # The sizes of a received state's log entries (see `Table.logged`).
         self._log: list[int] | None = None
         # The shared part of this version's views (`{...,`), each seat's own rest of its
@@ -155,6 +158,7 @@ class Snapshot:
         snapshot.table_id, snapshot.version = str(change.header["table_id"]), change.version
         snapshot._state = change.state()
         snapshot._ready = Ready.read(change)
+        snapshot.holder = writer_process(change.writer)
         sizes = change.header.get("log")
         if isinstance(sizes, list) and all(isinstance(size, int) for size in sizes):
             snapshot._log = sizes

@@ -16,6 +16,7 @@ from app.services.feed import Feed
 from app.services.finish import Finisher
 from app.services.notices import PlayerNotices
 from app.services.recovery import Recovery
+from app.services.relay import Relay
 from app.services.seeks import Seeks
 from app.services.sessions import Sessions
 from app.services.tournament_director import Director
@@ -51,6 +52,8 @@ class LiveTables:
         self.recovery = Recovery(self.store, db)
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds,
                          recover=self.recovery.restore)
+        # Moves at a table another process holds are applied there.
+        self.relay = Relay(self.store, self.hub, self.feed)
         self.sessions = Sessions(self.store, db)
         self.finisher = Finisher(self.store, db)
         self.bots = BotTurns(self.store, self.finisher, settings.bot_think_seconds)
@@ -73,6 +76,7 @@ class LiveTables:
         if refusal is not None:
             raise RuntimeError(refusal)
         await self.feed.start()
+        await self.relay.start()
         await self.sessions.start(self.hub)
         # Games that finished while no process could write them (a crash, a restart).
         await self.finisher.sweep()
@@ -91,6 +95,7 @@ class LiveTables:
         await self.bots.stop()
         await self.finisher.stop()
         await self.sessions.stop()
+        await self.relay.stop()
         await self.feed.stop()
         await self.store.close()
 

@@ -1,0 +1,144 @@
+"""A move applied where its table is held, wherever the mover's socket is.
+
+A process holds a table as its last change left it (the table and its game parsed) when it
+made that change; any other process that serves the table has only the change's
+announcement (the views to send, the state unparsed). A move that arrives at such a process
+is relayed to the one that made the last change: it applies the move exactly as it would a
+move of its own socket's (the same checks in the same order, the same compare-and-set,
+the rate limits of the mover's message taken by the same write), announces the change, and
+answers the relaying process, which answers the mover. So a table whose seats are spread
+over several processes is parsed in one, not again in every process a move comes through.
+
+The announcement of the change comes before the answer (the holder writes, then answers,
+on one connection; the relaying process reads both on its one subscription), so the mover's
+reply carries the new version's view. A holder that does not answer in `RELAY_SECONDS` (or
+is gone: nobody listens on its channel) is not waited for: the move is applied here, and the
+compare-and-set keeps it from being applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.live.hub import Hub
+from app.live.ratelimit import Charge, Refused, Verdict
+from app.live.store import LiveStore, dumps
+from app.services import play
+from app.services.feed import Feed
+from app.services.tables import ServiceError
+
+log = logging.getLogger(__name__)
+
+# How long a relayed move waits for the process that holds the table before it is applied
+# where it arrived.
+RELAY_SECONDS = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Relayed:
+    """A move the holder applied: the version it wrote, and whether it ended the game."""
+
+    version: int
+    finished: bool
+
+
+class Relay:
+    def __init__(self, store: LiveStore, hub: Hub, feed: Feed) -> None:
+        self.store = store
+        self.hub = hub
+        self.feed = feed
+        self.channel = store.keys.process_channel(store.writer_prefix)
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        await self.hub.add(self.channel, self._on_message)
+
+    async def stop(self) -> None:
+        await self.hub.remove(self.channel)
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def play(
+        self, holder: str, player_id: int, table_id: str, tile: str, end: str | None,
+        seq: int, fields: Mapping[str, Any] | None, charge: Charge | None,
+    ) -> Relayed | None:
+        """Have `holder` (a process's writer prefix) apply the move; None when it did not
+        answer (apply it here). Its refusals are raised as they would be here."""
+        rid = next(self._ids)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = answer
+        try:
+            heard = await self.store.command("PUBLISH", self.store.keys.process_channel(holder),
+                                             dumps({
+                "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
+                "table_id": table_id, "tile": tile, "end": end, "seq": seq,
+                "fields": dict(fields or {}),
+                "charge": None if charge is None else [charge.keys, charge.args],
+            }))
+            if not heard:
+                return None  # that process is gone
+            reply = await asyncio.wait_for(answer, RELAY_SECONDS)
+        except TimeoutError:
+            return None
+        finally:
+            self._waiting.pop(rid, None)
+        if "refused" in reply:
+            if charge is not None:
+                charge.verdict = Verdict(False, int(reply["refused"]))
+            raise Refused(int(reply["refused"]))
+        if "error" in reply:
+            error = reply["error"]
+            raise ServiceError(str(error["code"]), str(error["message"]), int(error["status"]))
+        if charge is not None and reply.get("charged"):
+            charge.verdict = Verdict(True, 0)
+        return Relayed(int(reply["version"]), bool(reply.get("finished")))
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "play":
+            task = asyncio.create_task(self._apply(message))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        elif kind == "played":
+            answer = self._waiting.get(message.get("rid", 0))
+            if answer is not None and not answer.done():
+                answer.set_result(message)
+
+    async def _apply(self, message: dict[str, Any]) -> None:
+        """A move another process relayed: applied here as one of this process's own."""
+        reply: dict[str, Any] = {"kind": "played", "rid": message.get("rid")}
+        charge = None
+        try:
+            table_id, seq = str(message["table_id"]), int(message["seq"])
+            if message.get("charge") is not None:
+                keys, args = message["charge"]
+                charge = Charge(list(keys), list(args))
+            known = self.feed.latest(table_id)
+            if known is not None and known.version != seq:
+                known = None
+            change = await play.play(
+                self.store, int(message["player"]), table_id, str(message["tile"]),
+                message.get("end"), seq, None if known is None else known.table,
+                None if known is None else known.take_game(), message.get("fields"), charge)
+            reply |= {"version": change.version, "finished": change.finished,
+                      "charged": charge is not None and charge.verdict is not None}
+        except Refused as refusal:
+            reply["refused"] = refusal.retry_ms
+        except ServiceError as error:
+            reply["error"] = {"code": error.code, "message": error.message,
+                              "status": error.status}
+        except Exception as error:
+            # Not answered: the relaying process applies the move itself after its wait.
+            log.warning("a relayed move failed here: %r", error)
+            return
+        try:
+            await self.store.command("PUBLISH", str(message["reply_to"]), dumps(reply))
+        except Exception as error:
+            log.warning("could not answer a relayed move: %r", error)
