@@ -1,7 +1,8 @@
 """A change's views are made once, by the process that made the change, and every other
 process that serves the table sends them as they came: each seat's own view only ever to
 that seat's sockets, the spectators' to spectators; a process whose counts differ from the
-writer's makes its own.
+writer's makes its own. A move that comes to a process that did not make the table's last
+change is applied by the one that did (it holds the table parsed), with the same refusals.
 
 Two feeds on two stores of one Redis prefix are two processes here (each its own writer id
 and subscription); the sockets are the feeds' subscribers, as the gateway's are.
@@ -23,8 +24,9 @@ from app.live.hub import Hub
 from app.live.store import LiveStore, connect
 from app.services import lobby, play
 from app.services.feed import Feed, Snapshot
+from app.services.relay import Relay
 from app.services.table import Person
-from app.services.tables import game_of, load
+from app.services.tables import ServiceError, game_of, load
 
 
 @dataclass(eq=False)
@@ -53,6 +55,7 @@ class Socket:
 class Process:
     store: LiveStore
     feed: Feed
+    relay: Relay
 
 
 @pytest.fixture
@@ -61,11 +64,15 @@ async def processes(redis_url: str, redis_prefix: str) -> AsyncIterator[list[Pro
     made = []
     for n in range(2):
         store = LiveStore(connect(redis_url), prefix)
-        feed = Feed(store, Hub(store), f"process-{n}")
+        hub = Hub(store)
+        feed = Feed(store, hub, f"process-{n}")
         await feed.start()
-        made.append(Process(store, feed))
+        relay = Relay(store, hub, feed)
+        await relay.start()
+        made.append(Process(store, feed, relay))
     yield made
     for process in made:
+        await process.relay.stop()
         await process.feed.stop()
         await process.store.close()
 
@@ -76,6 +83,19 @@ async def settle(sockets: list[Socket], version: int) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError([s.last_sent for s in sockets])
+
+
+async def counted(processes: list[Process], table_id: str, connected: set[int],
+                  spectators: int) -> None:
+    """Who is connected, and how many watch, as every process hears it from the store
+    (until then a process that knows better than the writer makes its own views)."""
+    for _ in range(300):
+        watches = [p.feed.watches[table_id] for p in processes]
+        if all(w.connected == connected and w.spectators_now() == spectators
+               for w in watches):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError([(w.connected, w.spectators_now()) for w in watches])
 
 
 async def test_each_seat_gets_its_own_view_made_by_the_writer_on_every_process(
@@ -98,15 +118,7 @@ async def test_each_seat_gets_its_own_view_made_by_the_writer_on_every_process(
         await processes[n].feed.subscribe_table(socket, table_id)
     for seat in range(1, 4):
         await lobby.join(processes[seat % 2].store, people[seat], table_id, seat)
-    # Who is connected, and how many watch, as both processes hear it from the store (until
-    # then a process that knows better than the writer makes its own views: the next test).
-    for _ in range(300):
-        watches = [p.feed.watches[table_id] for p in processes]
-        if all(w.connected == {0, 1, 2, 3} and w.spectators_now() == 2 for w in watches):
-            break
-        await asyncio.sleep(0.01)
-    else:
-        raise AssertionError([(w.connected, w.spectators_now()) for w in watches])
+    await counted(processes, table_id, {0, 1, 2, 3}, 2)
     rng = random.Random(11)
     hands: dict[int, list[list[str]]] = {}
     received = 0
@@ -185,3 +197,78 @@ async def test_a_process_whose_counts_differ_makes_its_own_views(
     await settle([mine, theirs], current.version + 1)
     assert theirs.views[-1]["spectators"] == mine.views[-1]["spectators"] + 1
     assert theirs.views[-1]["you"] == 1 and mine.views[-1]["you"] == 0
+
+
+async def test_a_move_is_applied_by_the_process_that_holds_the_table(
+    processes: list[Process],
+) -> None:
+    """Seat 1's socket is on the process that did not make the last change: its move goes
+    to the one that did, which applies it on the table it holds; the relaying process
+    parses nothing. A refused move is refused as it would be anywhere, and changes
+    nothing; a holder that is gone is not waited for."""
+    people = [Person(300 + n, f"r{n}") for n in range(2)]
+    holder, relaying = processes
+    made = await lobby.create_table(holder.store, people[0],
+                                    lobby.Terms("goat", seats=2, options={}, rated=False))
+    table_id = made["id"]
+    sockets = [Socket(people[0].id), Socket(people[1].id)]
+    await holder.feed.subscribe_table(sockets[0], table_id)
+    await relaying.feed.subscribe_table(sockets[1], table_id)
+    await lobby.join(holder.store, people[1], table_id, 1)
+    await counted(processes, table_id, {0, 1}, 0)
+    # Play until seat 1 is on turn at a version the holder made once both counts were known:
+    # seat 0 on the holder, seat 1 through the relay.
+    written_since = False
+    while True:
+        current = await load(holder.store, table_id)
+        assert current is not None
+        seq = current.version
+        await settle(sockets, seq)
+        game = game_of(current)
+        assert game is not None and game.turn is not None
+        if game.turn == 1 and written_since:
+            break
+        choice = game.legal_for(game.turn)[0]
+        if game.turn == 0:
+            known = holder.feed.latest(table_id)
+            assert known is not None
+            await play.play(holder.store, people[0].id, table_id, choice["tile"],
+                            choice["end"], seq, known.table, known.take_game())
+        else:
+            assert await relaying.relay.play(holder.store.writer_prefix, people[1].id,
+                                             table_id, choice["tile"], choice["end"], seq,
+                                             None, None) is not None
+        written_since = True
+    known = relaying.feed.latest(table_id)
+    assert known is not None and known.version == seq
+    assert known.holder == holder.store.writer_prefix and not known.table_parsed
+    stored = await load(holder.store, table_id)
+    assert stored is not None
+    game = game_of(stored)
+    assert game is not None and game.turn == 1
+    # Refused there as here: a stale seq, a tile not in the hand, and the wrong player.
+    for args, code in (((seq - 1, "6-6"), "stale"),
+                       ((seq, "9-9"), "illegal_move")):
+        with pytest.raises(ServiceError) as refused:
+            await relaying.relay.play(holder.store.writer_prefix, people[1].id, table_id,
+                                      args[1], None, args[0], None, None)
+        assert refused.value.code == code
+    with pytest.raises(ServiceError) as refused:
+        await relaying.relay.play(holder.store.writer_prefix, people[0].id, table_id,
+                                  "0-0", None, seq, None, None)
+    assert refused.value.code == "not_your_turn"
+    assert (await load(holder.store, table_id)).version == seq  # type: ignore[union-attr]
+    choice = game.legal_for(1)[0]
+    done = await relaying.relay.play(holder.store.writer_prefix, people[1].id, table_id,
+                                     choice["tile"], choice["end"], seq, None, None)
+    assert done is not None and done.version == seq + 1
+    # Its announcement came before the answer; the relaying process parsed nothing.
+    shown = relaying.feed.latest(table_id)
+    assert shown is not None and shown.version == seq + 1 and not shown.table_parsed
+    held = holder.feed.latest(table_id)
+    assert held is not None and held.version == seq + 1 and held.table_parsed
+    await settle(sockets, seq + 1)
+    assert sockets[1].views[-1]["you"] == 1 and sockets[0].views[-1]["you"] == 0
+    # A holder that is gone: nobody listens on its channel, and the move is left to here.
+    assert await relaying.relay.play("0123456789ab", people[1].id, table_id, "0-0", None,
+                                     seq + 1, None, None) is None
