@@ -84,6 +84,23 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def redis_counters(url: str) -> dict[str, float]:
+    """Redis's own counters now (none without a URL)."""
+    if not url:
+        return {}
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        stats, cpu = client.info("stats"), client.info("cpu")
+    finally:
+        client.close()
+    return {"commands": stats["total_commands_processed"],
+            "bytes_in": stats["total_net_input_bytes"],
+            "bytes_out": stats["total_net_output_bytes"],
+            "cpu": cpu["used_cpu_sys"] + cpu["used_cpu_user"]}
+
+
 # -- the bots ------------------------------------------------------------------------
 
 @dataclass
@@ -318,6 +335,9 @@ class Result:
     memory_per_socket: float | None = None
     # a long game's figures by tenth of its moves
     tenths: list[Tenth] = field(default_factory=list)
+    # Redis over the measured window (INFO's counters: the whole server, so nothing else
+    # should use it meanwhile): commands, bytes in and out, its CPU seconds.
+    redis: dict[str, float] = field(default_factory=dict)
 
     def percentile(self, p: float) -> float:
         """The `p` quantile of move -> last seat's view, in ms."""
@@ -351,6 +371,11 @@ class Result:
         if self.memory_per_socket is not None:
             print(f"  server memory per idle socket: {self.memory_per_socket / 1024:.1f} KiB")
         print(f"  failed moves: {s.failed} {s.failures or ''}; seq gaps seen: {s.gaps}")
+        if self.redis and s.moves:
+            r = self.redis
+            print(f"  Redis per move: {r['commands'] / s.moves:.1f} commands, "
+                  f"{r['bytes_in'] / s.moves:.0f} bytes in, {r['bytes_out'] / s.moves:.0f} "
+                  f"bytes out, {1e6 * r['cpu'] / s.moves:.0f} us CPU")
         if s.lobby_frames:
             print(f"  lobby frames received by the lobby's watchers: "
                   f"{s.lobby_frames / self.elapsed:.0f}/s")
@@ -370,7 +395,7 @@ async def watch_lobby(ws_url: str, stats: Stats, ready: asyncio.Event) -> None:
 async def drive(
     label: str, servers: list[Server], *, tables: int, think: float, by_table: bool = False,
     warmup: float, duration: float, accounts: int, long_game: bool, real: bool,
-    lobby_watchers: int = 0,
+    lobby_watchers: int = 0, redis_url: str = "",
 ) -> Result:
     stats = Stats()
     seats = tables * 4
@@ -430,6 +455,7 @@ async def drive(
             await asyncio.sleep(warmup)
         print(f"{label}: measuring", file=sys.stderr, flush=True)
         stats.measuring = True
+        redis0 = redis_counters(redis_url)
         cpu0, t0 = sum(map(cpu_seconds, pids)), time.perf_counter()
         cpu_marks: list[tuple[int, float, float]] = [(0, cpu0, t0)]
         if long_game:
@@ -448,6 +474,7 @@ async def drive(
             await asyncio.sleep(duration)
         stats.measuring = False
         cpu1, t1 = sum(map(cpu_seconds, pids)), time.perf_counter()
+        redis1 = redis_counters(redis_url)
         broken = [t.exception() for t in players + readers if t.done() and not t.cancelled()
                   and t.exception() is not None]
         if broken:
@@ -457,7 +484,8 @@ async def drive(
         for bot in bots:
             await bot.ws.close()
     offered = None if think == 0 or long_game else tables / think
-    result = Result(label, stats, t1 - t0, cpu1 - cpu0, offered, memory)
+    result = Result(label, stats, t1 - t0, cpu1 - cpu0, offered, memory,
+                    redis={k: redis1[k] - redis0[k] for k in redis0})
     if long_game and cpu_marks[-1][0] >= 20:
         result.tenths = _cpu_per_move_by_tenth(cpu_marks, stats.rounds)
     return result
@@ -703,6 +731,12 @@ def compare(args: argparse.Namespace, accounts: int, setups: list[Setup]) -> Non
         line = (f"  {setup}: {statistics.median(rates):.0f} moves/s, "
                 f"{statistics.median(cpus):.3f} ms CPU per move (summed over its processes), "
                 f"p99 {statistics.median(p99s):.1f} ms")
+        if all(r.redis and r.stats.moves for r in runs):
+            def per_move(key: str, runs: list[Result] = runs) -> float:
+                return statistics.median(r.redis[key] / r.stats.moves for r in runs)
+            line += (f"; Redis per move {per_move('commands'):.1f} commands, "
+                     f"{per_move('bytes_in'):.0f} B in, {per_move('bytes_out'):.0f} B out, "
+                     f"{1e6 * per_move('cpu'):.0f} us CPU")
         if setup != setups[0]:
             rate_ratios = [a / (b.stats.moves / b.elapsed)
                            for a, b in zip(rates, base, strict=True)]
@@ -734,7 +768,7 @@ def measure_server(args: argparse.Namespace, accounts: int, log_dir: Path,
                 label, servers, tables=args.tables, by_table=args.by_table,
                 think=args.think, warmup=args.warmup, duration=args.duration,
                 accounts=accounts, long_game=args.long_game, real=True,
-                lobby_watchers=args.lobby))
+                lobby_watchers=args.lobby, redis_url=args.redis))
         except BaseException:
             for server in servers:
                 print(server.output()[-5000:], file=sys.stderr)

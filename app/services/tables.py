@@ -351,11 +351,9 @@ async def commit(
     now = now_ms()
     sealed = seal(current, step, now)
     table = sealed.table
-    game = step.game
-    if sealed.archive:
-        # The game object still holds the rounds just archived in full; the table holds
-        # their summaries. Whoever needs the game parses the table, as stored.
-        game = None
+    # The game object still holds the rounds just archived in full; the table holds their
+    # summaries. Whoever needs the game after this write parses the table, as stored.
+    game = None if sealed.archive else step.game
     announcer: Announcer | None = store.announcer
     prepared = None if announcer is None else announcer.prepare(table, game)
     written = await store.written(Write(
@@ -364,7 +362,7 @@ async def commit(
         table.to_json(),
         table.created_at,
         # a bot's turn wakes the clock when the bot should move, well before the deadline
-        deadline_ms=wake_at(table, game, now),
+        deadline_ms=wake_at(table, step.game, now),
         finished=sealed.finished,
         # a private table was never in the lobby: nothing to take out of it
         retire_at_ms=(now + FINISHED_IN_LOBBY_MS
