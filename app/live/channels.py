@@ -9,8 +9,12 @@ PING) are written to the same socket; their confirmations come back as replies t
 
 The connection is redis-py's (its URL, password and TLS settings), opened by the reader;
 when it breaks or goes silent (a PING after `HEALTH_SECONDS` of quiet that gets no answer
-within the store's timeout), the reader connects again and subscribes to every channel
+within `PONG_SECONDS`), the reader connects again and subscribes to every channel
 `wanted()` names, so a later confirmation of a channel is how a resubscription shows.
+Whatever was published meanwhile is lost to this process, so the wait for the PONG is
+long: a Redis that is only slow (or a process starved of CPU for a moment) keeps its
+subscription; a Redis that froze keeps it too, and what it publishes when it comes back
+still arrives.
 
 The embedded store (fakeredis) has no socket: `PubSubChannels` reads it through redis-py's
 PubSub, with the same interface.
@@ -37,6 +41,8 @@ log = logging.getLogger(__name__)
 OnReply = Callable[[bytes, bytes, Any], None]
 # How long the connection may be quiet before it is asked whether it is still there.
 HEALTH_SECONDS = 5.0
+# How long a PING may go unanswered before the connection counts as dead.
+PONG_SECONDS = 30.0
 RECONNECT_SECONDS = 0.5
 READ_BYTES = 1 << 16
 
@@ -109,7 +115,7 @@ class Channels:
         asked = False  # a PING is out: the next quiet spell is the store's silence
         while True:
             try:
-                async with asyncio.timeout(self._timeout if asked else HEALTH_SECONDS):
+                async with asyncio.timeout(PONG_SECONDS if asked else HEALTH_SECONDS):
                     data = await reader.read(READ_BYTES)
             except TimeoutError:
                 if asked:

@@ -1,14 +1,22 @@
 """`tournament.subscribe` (PROTOCOL §2b): the sockets of one process that follow a
-tournament, and the one channel every process reads its changes from."""
+tournament, and the one channel every process reads its changes from.
+
+Pub/sub may lose what was published while a process's subscription was being made again
+(app.live.hub): then each tournament followed here is read again and sent to its
+followers, so none of them keeps a tournament as it was before the gap."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any, Protocol
 
 from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
 from app.services import tournaments
+
+log = logging.getLogger(__name__)
 
 
 class Follower(Protocol):
@@ -22,6 +30,7 @@ class TournamentFeed:
         self.db = db
         self.followers: dict[str, set[Follower]] = {}
         self.channel = f"{store.keys.prefix}:ch:tournaments"
+        self._resyncs: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         await self.hub.add(self.channel, self._on_message)
@@ -53,9 +62,24 @@ class TournamentFeed:
             {"tournament_id": tournament_id, "tournament": described}))
 
     def _on_message(self, payload: dict[str, Any]) -> None:
+        if payload.get("kind") == "resubscribed":
+            task = asyncio.create_task(self._resync())
+            self._resyncs.add(task)
+            task.add_done_callback(self._resyncs.discard)
+            return
         tournament_id = payload.get("tournament_id")
         if not isinstance(tournament_id, str):
             return
         message = {"type": "tournament.update", "tournament": payload.get("tournament")}
         for follower in list(self.followers.get(tournament_id, ())):
             follower.offer(message)
+
+    async def _resync(self) -> None:
+        """Every tournament followed here, read again and sent to its followers."""
+        for tournament_id in list(self.followers):
+            try:
+                described = await tournaments.describe(self.db, tournament_id)
+            except Exception as error:
+                log.warning("tournament %s could not be read again: %r", tournament_id, error)
+                continue
+            self._on_message({"tournament_id": tournament_id, "tournament": described})
