@@ -128,8 +128,8 @@ def shuffled_set(seed: bytes, r: int, k: int, max_pip: int = 6) -> list[str]:
 
 
 def _goat_redeal(hands: list[list[str]]) -> bool:
-    """RULES 1.1 (Goat, and Donkey by §8): five doubles, or six tiles sharing a number, in
-    one hand."""
+    """RULES 1.1 (Goat, and its family: Donkey §8, Sea Goat §7, Sport Goat §11, General §12):
+    five doubles, or six tiles sharing a number, in one hand."""
     for hand in hands:
         halves = [tuple(int(x) for x in t.split("-")) for t in hand]
         if sum(1 for a, b in halves if a == b) >= 5:
@@ -137,6 +137,17 @@ def _goat_redeal(hands: list[list[str]]) -> bool:
         if any(sum(1 for a, b in halves if n in (a, b)) >= 6 for n in range(7)):
             return True
     return False
+
+
+def _redeals(record: dict[str, Any]) -> bool:
+    """Whether the record's game redeals by RULES 1.1: Goat and Donkey always; Sea Goat,
+    Sport Goat and General from the second edition of the rules on (a record marked
+    `"rules": 1` dealt once)."""
+    if record["variant"] in ("goat", "donkey"):
+        return True
+    return record["variant"] in ("sea_goat", "sport_goat", "general") and record.get(
+        "rules", 2
+    ) != 1
 
 
 def hand_size(variant: str, players: int) -> int:
@@ -158,7 +169,7 @@ def seed_deals(record: dict[str, Any]) -> list[tuple[list[list[str]], list[str]]
         while True:
             order = shuffled_set(seed, r, k, 12 if record["variant"] == "mexican_train" else 6)
             hands = [order[s * size : (s + 1) * size] for s in range(players)]
-            if record["variant"] not in ("goat", "donkey") or not _goat_redeal(hands):
+            if not _redeals(record) or not _goat_redeal(hands):
                 break
             k += 1
         deals.append((hands, order[players * size :]))
