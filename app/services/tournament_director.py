@@ -37,7 +37,7 @@ from app.services.recovery import Recovery
 from app.services.seating import seat_and_start
 from app.services.swiss_pairing import Entrant, pair_round
 from app.services.table import Person
-from app.services.tables import ServiceError, game_of, load
+from app.services.tables import ServiceError, load
 from app.services.tournament_feed import TournamentFeed
 from app.services.tournament_points import game_points
 from app.services.tournaments import epoch_ms
@@ -148,20 +148,23 @@ class Director:
         return changed
 
     async def _outcome(self, row: Tournament, table: TournamentTable) -> list[float] | None:
-        """The points of the table's game if it is over; None while it is played (a table
-        that was never made, or lost with no way back, is made again)."""
+        """The points of the table's game once its record is written; None while it is
+        played or being written (a table that was never made, or lost with no way back, is
+        made again).
+
+        The points are read from the written record, never from the live table: a table
+        credited is one whose game anyone can open (GET /api/games), and the points are
+        the very result stored there."""
         current = await load(self.store, table.table_id)
-        if current is not None:
-            if current.status != "finished":
-                return None
-            game = game_of(current)
-            result = None if game is None else game.outcome()
-            return None if result is None else points_of(row.variant, dict(result))
+        if current is not None and current.status != "finished":
+            return None
         async with self.db.session() as session:
             record = await session.scalar(select(GameRow.record).where(
                 GameRow.table_id == table.table_id))
         if record is not None and isinstance(record.get("result"), dict):
             return points_of(row.variant, record["result"])
+        if current is not None:
+            return None  # over, and its record is being written (app/services/finish.py)
         if await self.recovery.restore(table.table_id):
             return None
         log.warning("tournament table %s was lost before it began; making it again",
@@ -263,6 +266,19 @@ class Director:
             return False
         made = [(secrets.token_hex(8), seats) for seats in groups]
         async with self.db.session() as session, session.begin():
+            # The lease keeps one director at work, but a holder stalled past it may still
+            # be pairing when the next one starts: the tournament's row, locked, orders them,
+            # and a pairing with a player seated or withdrawn meanwhile is dropped.
+            await session.execute(select(Tournament.id).where(Tournament.id == row.id)
+                                  .with_for_update())
+            seated = await session.scalars(select(TournamentTable.seats).where(
+                TournamentTable.tournament_id == row.id,
+                TournamentTable.status == "playing"))
+            gone = await session.scalars(select(TournamentPlayer.player_id).where(
+                TournamentPlayer.tournament_id == row.id, TournamentPlayer.withdrawn))
+            paired = {p for _, seats in made for p in seats}
+            if paired & ({p for seats in seated for p in seats} | set(gone)):
+                return False
             for table_id, seats in made:
                 session.add(TournamentTable(table_id=table_id, tournament_id=row.id,
                                             round=None, seats=seats, status="playing"))

@@ -14,11 +14,13 @@ from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 
 from tests.e2e.client import Account, Player, autoplay, register
 from tests.e2e.conftest import _env
+from tests.faults.stores import _dsn
 from tests.servers import Server, run_server
 
 Message = dict[str, Any]
@@ -332,6 +334,65 @@ async def test_a_swiss_with_an_odd_player_gives_byes_to_different_players(
             # one bye a round, to two different players, each worth (2 - 1) / 2
             assert len(byes) == 2 and all(p["byes"] == 1 for p in byes)
             assert all(p["games"] == 1 for p in byes)
+            await _check_points_and_places(http, body)
+        for p in sockets:
+            await p.close()
+
+
+async def test_a_game_is_credited_only_once_its_record_is_written(
+    pair_env: tuple[str, str, str, Path],
+) -> None:
+    """A tournament table turns finished (and the tournament with it) only when its game's
+    record is in the database: whoever follows the standings to the game finds it. While
+    the database refuses every game's write (the games table locked), the game is over on
+    the table but not credited; once the write goes through, it is."""
+    pg_url = pair_env[0]
+    with _pair(*pair_env) as servers:
+        accounts, sockets = await _accounts(servers, 2)
+        async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
+            made = await http.post("/api/tournaments", headers=accounts[0].headers, json={
+                "name": "One game", "variant": "classic", "seats": 2, "format": "swiss",
+                "rounds": 1, "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
+            tournament_id = made.json()["id"]
+            for account in accounts:
+                assert (await http.post(f"/api/tournaments/{tournament_id}/join",
+                                        headers=account.headers)).status_code == 200
+            lock = await asyncpg.connect(_dsn(pg_url))
+            locked = lock.transaction()
+            await locked.start()
+            # Reads go on; the finished game's write waits for the lock.
+            await lock.execute("LOCK TABLE games IN EXCLUSIVE MODE")
+            try:
+                assert (await http.post(f"/api/tournaments/{tournament_id}/start",
+                                        headers=accounts[0].headers)).status_code == 200
+                played: list[list[str]] = [[], []]
+                tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i),
+                                                          played[i]))
+                         for i, p in enumerate(sockets)]
+                while not all(played):
+                    assert not any(task.done() for task in tasks)
+                    await asyncio.sleep(0.1)
+                table_id = played[0][0]
+                for p in sockets:  # both players were sent the game's end
+                    await p.expect_index(
+                        lambda m: m["type"] == "table.state" and m["table_id"] == table_id
+                        and m["view"]["status"] == "finished", after=-1, timeout=120)
+                # The game is over; give the director several ticks to (wrongly) credit it.
+                await asyncio.sleep(8 * 0.5)
+                body = (await http.get(f"/api/tournaments/{tournament_id}")).json()
+                assert body["status"] == "running"
+                assert [t["status"] for t in body["tables"]] == ["playing"]
+                assert all(p["games"] == 0 for p in body["players"])
+            finally:
+                await locked.rollback()
+                await lock.close()
+            try:
+                body = await _wait_finished(http, tournament_id, tasks)
+            finally:
+                for task in tasks:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
             await _check_points_and_places(http, body)
         for p in sockets:
             await p.close()
