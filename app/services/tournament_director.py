@@ -292,7 +292,7 @@ class Director:
             names = dict((await session.execute(
                 select(Player.id, Player.name)
                 .where(Player.id.in_({p for _, seats in made for p in seats}))
-            )).tuples().all())
+            )).all())
         await asyncio.gather(*(self._make_table(row, table_id, seats, names)
                                for table_id, seats in made))
 
@@ -301,7 +301,7 @@ class Director:
         if names is None:
             async with self.db.session() as session:
                 names = dict((await session.execute(
-                    select(Player.id, Player.name).where(Player.id.in_(seats)))).tuples().all())
+                    select(Player.id, Player.name).where(Player.id.in_(seats)))).all())
         # Which tournament a table belongs to is the database's table row, not the table.
         await seat_and_start(
             self.store, [Person(p, names[p]) for p in seats],
