@@ -72,6 +72,8 @@ class Director:
         self.lease = Lease(store.redis, f"{store.keys.prefix}:lease:tournaments", process_id)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        # Tournaments changed by this director whose update is still to be published.
+        self._untold: set[str] = set()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="tournament-director")
@@ -111,17 +113,33 @@ class Director:
             with contextlib.suppress(ServiceError):  # started by its creator meanwhile
                 if await start_tournament(self.db, None, tournament_id):
                     running.append(tournament_id)
-                    await self.feed.changed(tournament_id)
+                    self._untold.add(tournament_id)
         for tournament_id in running:
             # One tournament's trouble (logged, tried again next tick) holds up no other.
             try:
                 if await self.advance(tournament_id):
-                    await self.feed.changed(tournament_id)
+                    self._untold.add(tournament_id)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 if not metrics.count_error(error):
                     log.exception("tournament %s: its tick failed", tournament_id)
+        await self._tell()
+
+    async def _tell(self) -> None:
+        """Publish each tournament changed here and not yet told (its followers' update);
+        one that fails is told at the next tick, so a finished tournament's last update
+        is not lost to a moment's trouble with the database or Redis."""
+        for tournament_id in list(self._untold):
+            try:
+                await self.feed.changed(tournament_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if not metrics.count_error(error):
+                    log.exception("tournament %s: its update was not published", tournament_id)
+                continue
+            self._untold.discard(tournament_id)
 
     # -- one tournament ------------------------------------------------------------------
 
