@@ -338,6 +338,8 @@ class Result:
     # Redis over the measured window (INFO's counters: the whole server, so nothing else
     # should use it meanwhile): commands, bytes in and out, its CPU seconds.
     redis: dict[str, float] = field(default_factory=dict)
+    # each server process's CPU seconds, in the order they were started
+    cpu_each: list[float] = field(default_factory=list)
 
     def percentile(self, p: float) -> float:
         """The `p` quantile of move -> last seat's view, in ms."""
@@ -357,6 +359,11 @@ class Result:
               f"p99 {pct(0.99):.1f} ms ({len(s.latencies)} moves)")
         if self.cpu is not None and s.moves:
             print(f"  server CPU per move: {1000 * self.cpu / s.moves:.2f} ms")
+            if len(self.cpu_each) > 1:
+                # Which process does a move's work: the table's writer applies and
+                # serialises, the others route what it announced.
+                print("  by process: " + ", ".join(
+                    f"{1000 * c / s.moves:.3f}" for c in self.cpu_each) + " ms per move")
         if self.tenths:
             (first, _, round_first), (last, _, round_last) = self.tenths[0], self.tenths[-1]
             print(f"  server CPU per move while every game is on, first tenth of the moves "
@@ -456,7 +463,8 @@ async def drive(
         print(f"{label}: measuring", file=sys.stderr, flush=True)
         stats.measuring = True
         redis0 = redis_counters(redis_url)
-        cpu0, t0 = sum(map(cpu_seconds, pids)), time.perf_counter()
+        each0 = [cpu_seconds(pid) for pid in pids]
+        cpu0, t0 = sum(each0), time.perf_counter()
         cpu_marks: list[tuple[int, float, float]] = [(0, cpu0, t0)]
         if long_game:
             # Only while every game is still on: later, fewer games share the same
@@ -473,7 +481,8 @@ async def drive(
         else:
             await asyncio.sleep(duration)
         stats.measuring = False
-        cpu1, t1 = sum(map(cpu_seconds, pids)), time.perf_counter()
+        each1 = [cpu_seconds(pid) for pid in pids]
+        cpu1, t1 = sum(each1), time.perf_counter()
         redis1 = redis_counters(redis_url)
         broken = [t.exception() for t in players + readers if t.done() and not t.cancelled()
                   and t.exception() is not None]
@@ -485,7 +494,8 @@ async def drive(
             await bot.ws.close()
     offered = None if think == 0 or long_game else tables / think
     result = Result(label, stats, t1 - t0, cpu1 - cpu0, offered, memory,
-                    redis={k: redis1[k] - redis0[k] for k in redis0})
+                    redis={k: redis1[k] - redis0[k] for k in redis0},
+                    cpu_each=[b - a for a, b in zip(each0, each1, strict=True)])
     if long_game and cpu_marks[-1][0] >= 20:
         result.tenths = _cpu_per_move_by_tenth(cpu_marks, stats.rounds)
     return result
