@@ -124,6 +124,20 @@ async def _check_points_and_places(http: httpx.AsyncClient, body: Message) -> No
     assert body["winner"] == ranked[0]["name"]
 
 
+async def _classic_swiss(http: httpx.AsyncClient, name: str, rounds: int,
+                         accounts: list[Account]) -> str:
+    """A Swiss of classic for two, made by the first account and joined by every one; its id."""
+    made = await http.post("/api/tournaments", headers=accounts[0].headers, json={
+        "name": name, "variant": "classic", "seats": 2, "format": "swiss", "rounds": rounds,
+        "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
+    assert made.status_code == 201, made.text
+    tournament_id: str = made.json()["id"]
+    for account in accounts:
+        assert (await http.post(f"/api/tournaments/{tournament_id}/join",
+                                headers=account.headers)).status_code == 200
+    return tournament_id
+
+
 async def _accounts(servers: list[Server], count: int) -> tuple[list[Account], list[Player]]:
     accounts, sockets = [], []
     for i in range(count):
@@ -312,13 +326,7 @@ async def test_a_swiss_with_an_odd_player_gives_byes_to_different_players(
     with _pair(*pair_env) as servers:
         accounts, sockets = await _accounts(servers, 5)
         async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
-            made = await http.post("/api/tournaments", headers=accounts[0].headers, json={
-                "name": "Five", "variant": "classic", "seats": 2, "format": "swiss",
-                "rounds": 2, "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
-            tournament_id = made.json()["id"]
-            for account in accounts:
-                assert (await http.post(f"/api/tournaments/{tournament_id}/join",
-                                        headers=account.headers)).status_code == 200
+            tournament_id = await _classic_swiss(http, "Five", 2, accounts)
             assert (await http.post(f"/api/tournaments/{tournament_id}/start",
                                     headers=accounts[0].headers)).status_code == 200
             tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i), []))
@@ -350,13 +358,7 @@ async def test_a_game_is_credited_only_once_its_record_is_written(
     with _pair(*pair_env) as servers:
         accounts, sockets = await _accounts(servers, 2)
         async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
-            made = await http.post("/api/tournaments", headers=accounts[0].headers, json={
-                "name": "One game", "variant": "classic", "seats": 2, "format": "swiss",
-                "rounds": 1, "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
-            tournament_id = made.json()["id"]
-            for account in accounts:
-                assert (await http.post(f"/api/tournaments/{tournament_id}/join",
-                                        headers=account.headers)).status_code == 200
+            tournament_id = await _classic_swiss(http, "One game", 1, accounts)
             lock = await asyncpg.connect(_dsn(pg_url))
             locked = lock.transaction()
             await locked.start()

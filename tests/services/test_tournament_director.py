@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import select
 
 from app.db.models import Player, Tournament, TournamentPlayer, TournamentTable
-from app.db.session import Database, migrate
+from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, connect
 from app.services.notices import PlayerNotices
@@ -26,6 +26,7 @@ from app.services.recovery import Recovery
 from app.services.tables import load
 from app.services.tournament_director import Director
 from app.services.tournament_feed import TournamentFeed
+from tests.db.conftest import db as db  # the migrated database, on the URL below
 from tests.persistence import fresh_database
 
 PLAYERS = 6
@@ -33,16 +34,12 @@ PLAYERS = 6
 
 @pytest.fixture
 def database_url(pg_url: str, tmp_path: Path) -> Iterator[str]:
+    """PostgreSQL only: two directors at once need its row locks (SQLite, the embedded
+    default, has one process and so one director)."""
     with fresh_database("postgresql", pg_url, tmp_path) as url:
         yield url
 
 
-@pytest.fixture
-async def db(database_url: str) -> AsyncIterator[Database]:
-    await migrate(database_url)
-    database = Database(database_url)
-    yield database
-    await database.dispose()
 
 
 @pytest.fixture
