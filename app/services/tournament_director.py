@@ -101,8 +101,12 @@ class Director:
                     log.exception("the tournament tick failed; trying again")
 
     async def tick(self) -> None:
-        if not await self.lease.take(LEASE_MS):
-            return
+        if await self.lease.take(LEASE_MS):
+            await self._direct()
+        # Told even after the lease went to another process: an update is anyone's to send.
+        await self._tell()
+
+    async def _direct(self) -> None:
         now = _now()
         async with self.db.session() as session:
             due = list(await session.scalars(select(Tournament.id).where(
@@ -124,7 +128,6 @@ class Director:
             except Exception as error:
                 if not metrics.count_error(error):
                     log.exception("tournament %s: its tick failed", tournament_id)
-        await self._tell()
 
     async def _tell(self) -> None:
         """Publish each tournament changed here and not yet told (its followers' update);
