@@ -59,17 +59,25 @@ async def _play_paired(player: Player, tournament_id: str, rng: random.Random,
 
 async def _wait_finished(http: httpx.AsyncClient, tournament_id: str, tasks: list[Any],
                          limit: float = 400) -> Message:
+    """The tournament once it is finished; the players' tasks are stopped then (or when it
+    does not finish, or one of them fails: its error is raised)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit
-    while loop.time() < deadline:
+    try:
+        while loop.time() < deadline:
+            for task in tasks:
+                if task.done() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+            body = (await http.get(f"/api/tournaments/{tournament_id}")).json()
+            if body["status"] == "finished":
+                return dict(body)
+            await asyncio.sleep(0.5)
+        raise AssertionError("the tournament did not finish")
+    finally:
         for task in tasks:
-            if task.done() and task.exception() is not None:
-                raise task.exception()  # type: ignore[misc]
-        body = (await http.get(f"/api/tournaments/{tournament_id}")).json()
-        if body["status"] == "finished":
-            return dict(body)
-        await asyncio.sleep(0.5)
-    raise AssertionError("the tournament did not finish")
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
 
 
 def _expected_points(final: list[int], wins: str, reason: str, losers: list[int]
@@ -182,13 +190,7 @@ async def test_a_swiss_of_eight_at_four_seats_over_two_rounds_survives_a_restart
             tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i),
                                                       played[i]))
                      for i, p in enumerate(sockets)]
-            try:
-                body = await _wait_finished(http, tournament_id, tasks)
-            finally:
-                for task in tasks:
-                    task.cancel()
-                    with contextlib.suppress(BaseException):
-                        await task
+            body = await _wait_finished(http, tournament_id, tasks)
             assert body["round"] == 2
             assert len(body["tables"]) == 4
             for round_number in (1, 2):
@@ -249,13 +251,7 @@ async def test_an_arena_plays_to_its_end_and_a_withdrawn_player_is_not_paired_ag
             assert his == {first["table_id"]}
             await autoplay(sockets[4], first["table_id"], random.Random(9), timeout=120)
             mark = len(sockets[4].frames) - 1
-            try:
-                body = await _wait_finished(http, tournament_id, tasks)
-            finally:
-                for task in tasks:
-                    task.cancel()
-                    with contextlib.suppress(BaseException):
-                        await task
+            body = await _wait_finished(http, tournament_id, tasks)
         quitter_row = next(p for p in body["players"] if p["id"] == quitter.id)
         assert quitter_row["withdrawn"] is True and quitter_row["games"] >= 1
         # his one game counts; he was seated at no other table
@@ -331,13 +327,7 @@ async def test_a_swiss_with_an_odd_player_gives_byes_to_different_players(
                                     headers=accounts[0].headers)).status_code == 200
             tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i), []))
                      for i, p in enumerate(sockets)]
-            try:
-                body = await _wait_finished(http, tournament_id, tasks)
-            finally:
-                for task in tasks:
-                    task.cancel()
-                    with contextlib.suppress(BaseException):
-                        await task
+            body = await _wait_finished(http, tournament_id, tasks)
             byes = [p for p in body["players"] if p["byes"]]
             # one bye a round, to two different players, each worth (2 - 1) / 2
             assert len(byes) == 2 and all(p["byes"] == 1 for p in byes)
@@ -388,13 +378,7 @@ async def test_a_game_is_credited_only_once_its_record_is_written(
             finally:
                 await locked.rollback()
                 await lock.close()
-            try:
-                body = await _wait_finished(http, tournament_id, tasks)
-            finally:
-                for task in tasks:
-                    task.cancel()
-                    with contextlib.suppress(BaseException):
-                        await task
+            body = await _wait_finished(http, tournament_id, tasks)
             await _check_points_and_places(http, body)
         for p in sockets:
             await p.close()
@@ -444,13 +428,7 @@ async def test_every_process_restarted_mid_tournament_loses_no_point_and_no_pair
                 await autoplay(p, table_id, random.Random(10 + i))
 
             await asyncio.gather(*(finish_round_one(p, i) for i, p in enumerate(sockets)))
-            try:
-                body = await _wait_finished(http, tournament_id, tasks)
-            finally:
-                for task in tasks:
-                    task.cancel()
-                    with contextlib.suppress(BaseException):
-                        await task
+            body = await _wait_finished(http, tournament_id, tasks)
             assert body["round"] == 2 and len(body["tables"]) == 2
             assert body["tables"][0]["table_id"] == table_id
             assert all(p["games"] == 2 for p in body["players"])
@@ -481,13 +459,7 @@ async def test_seeks_and_a_tournament_on_the_embedded_defaults(embedded_server: 
                                 headers=one.headers)).status_code == 200
         tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i), []))
                  for i, p in enumerate(sockets)]
-        try:
-            body = await _wait_finished(http, tournament_id, tasks)
-        finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+        body = await _wait_finished(http, tournament_id, tasks)
         assert sorted(p["points"] for p in body["players"]) in ([0, 1], [0.5, 0.5])
         await _check_points_and_places(http, body)
         for p in sockets:
