@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -93,6 +94,16 @@ class Database:
 
     def session(self) -> AsyncSession:
         return self.sessionmaker()
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[AsyncSession]:
+        """A session in a transaction that writes, committed at the end (rolled back on an
+        error). It is the writer from its first statement (`write_transaction`): a
+        transaction that reads before it writes would otherwise fail on SQLite with
+        "database is locked" when another write commits in between, instead of queuing."""
+        async with self.sessionmaker() as session, session.begin():
+            await write_transaction(session)
+            yield session
 
     async def ping(self) -> bool:
         """True when the database answers a trivial query in time."""

@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import metrics
 from app.db.models import Game as GameRow
 from app.db.models import LiveSnapshot, LiveSnapshotRound, utcnow
-from app.db.session import Database, by_dialect, write_transaction
+from app.db.session import Database, by_dialect
 from app.live.store import LiveStore
 from app.services.seats import wake_at
 from app.services.table import Table
@@ -121,10 +121,7 @@ class Recovery:
             "state": table.to_dict(),
             "saved_at": utcnow(),
         }
-        async with self.db.session() as session, session.begin():
-            # It reads before it writes: on SQLite it must be the writer from the start, or
-            # a write committed meanwhile fails it ("database is locked") instead of queuing.
-            await write_transaction(session)
+        async with self.db.writing() as session:
             dialect = session.get_bind().dialect.name
             names = {"b_table": table_id, "b_game": game_id}
             if over == 0:
@@ -153,9 +150,7 @@ class Recovery:
     async def restore(self, table_id: str) -> bool:
         """Put the table back from its snapshot if the store lost it; False if there is no
         snapshot, its game is already written, or the table is there after all."""
-        async with self.db.session() as session, session.begin():
-            # It may move the copy's version on after reading it: the writer from the start.
-            await write_transaction(session)
+        async with self.db.writing() as session:
             snapshot = await session.get(LiveSnapshot, table_id)
             if snapshot is None or snapshot.store != self.store.keys.prefix:
                 return False  # none, or another live store's table (a shared database)
@@ -176,8 +171,7 @@ class Recovery:
                 await session.execute(_PASS_VERSION, names)
                 version = int(await session.scalar(_VERSION, names) or 0)
         if written is not None:  # the result is in; only the snapshot's deletion was lost
-            async with self.db.session() as session, session.begin():
-                await write_transaction(session)
+            async with self.db.writing() as session:
                 await forget_snapshot(session, table_id, snapshot.game_id)
             return False
         table = _resumed(saved)

@@ -20,7 +20,7 @@ from app.db.models import (
     Rating,
     utcnow,
 )
-from app.db.session import Database, by_dialect, write_transaction
+from app.db.session import Database, by_dialect
 from app.engine import Result
 from app.services import skill
 from app.services.recovery import forget_snapshot
@@ -210,8 +210,7 @@ async def write_result(db: Database, finished: FinishedGame) -> bool:
     """
     result = _check(finished.record, finished.player_ids)
     try:
-        async with db.session() as session, session.begin():
-            await write_transaction(session)
+        async with db.writing() as session:
             await _write(session, finished, result)
             await forget_snapshot(session, finished.table_id, finished.game_id)
     except IntegrityError:

@@ -195,7 +195,7 @@ class Director:
 
     async def _credit(self, tournament_id: str, table_id: str, points: list[float]) -> None:
         """The game's points, once: the table row turns finished in the same transaction."""
-        async with self.db.session() as session, session.begin():
+        async with self.db.writing() as session:
             done = await session.execute(
                 update(TournamentTable)
                 .where(TournamentTable.table_id == table_id, TournamentTable.status == "playing")
@@ -240,7 +240,7 @@ class Director:
         made = [(secrets.token_hex(8), seats) for seats in pairing.tables]
         same_round = Tournament.round.is_(None) if row.round is None \
             else Tournament.round == row.round
-        async with self.db.session() as session, session.begin():
+        async with self.db.writing() as session:
             moved = await session.execute(
                 update(Tournament).where(Tournament.id == row.id, same_round)
                 .values(round=done + 1))
@@ -286,7 +286,7 @@ class Director:
         if not groups:
             return False
         made = [(secrets.token_hex(8), seats) for seats in groups]
-        async with self.db.session() as session, session.begin():
+        async with self.db.writing() as session:
             # The lease keeps one director at work, but a holder stalled past it may still
             # be pairing when the next one starts: the tournament's row, locked, orders them,
             # and a pairing with a player seated or withdrawn meanwhile is dropped.
@@ -333,7 +333,7 @@ class Director:
                                         "table_id": table_id})
 
     async def _finish(self, tournament_id: str) -> bool:
-        async with self.db.session() as session, session.begin():
+        async with self.db.writing() as session:
             done = await session.execute(
                 update(Tournament)
                 .where(Tournament.id == tournament_id, Tournament.status == "running")

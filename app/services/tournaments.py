@@ -95,7 +95,7 @@ async def create(db: Database, creator: Member, ask: TournamentRequest) -> dict[
         rated=ask.rated, private=ask.private, max_players=ask.max_players,
         starts_at=None if ask.starts_at is None else from_ms(ask.starts_at),
     )
-    async with db.session() as session, session.begin():
+    async with db.writing() as session:
         session.add(row)
     return await describe(db, row.id)
 
@@ -181,7 +181,7 @@ async def listing(db: Database, status: str | None) -> list[dict[str, Any]]:
 
 
 async def join(db: Database, player: Member, tournament_id: str) -> None:
-    async with db.session() as session, session.begin():
+    async with db.writing() as session:
         row = await session.get(Tournament, tournament_id, with_for_update=True)
         if row is None:
             raise _missing(tournament_id)
@@ -210,7 +210,7 @@ async def join(db: Database, player: Member, tournament_id: str) -> None:
 async def leave(db: Database, player: Member, tournament_id: str) -> None:
     """Before the start: out of the list. Running: withdrawn, his points kept, paired no
     more (a game he is playing is his to finish)."""
-    async with db.session() as session, session.begin():
+    async with db.writing() as session:
         row = await session.get(Tournament, tournament_id, with_for_update=True)
         if row is None:
             raise _missing(tournament_id)
@@ -231,7 +231,7 @@ async def start(db: Database, player: Member | None, tournament_id: str) -> bool
     """Start a waiting tournament (`player`: its creator; None: the clock, at starts_at).
     False when it has too few players for a table (the clock then leaves it waiting)."""
     now = datetime.now(UTC)
-    async with db.session() as session, session.begin():
+    async with db.writing() as session:
         row = await session.get(Tournament, tournament_id, with_for_update=True)
         if row is None:
             raise _missing(tournament_id)

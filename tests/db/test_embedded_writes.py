@@ -9,8 +9,9 @@ import random
 
 from sqlalchemy import text
 
+from app.db.models import Player
 from app.db.session import Database
-from app.services import play
+from app.services import play, tournaments
 from app.services.recovery import Recovery, rounds_over
 from tests.live.test_hot_state import goat_table
 
@@ -46,3 +47,25 @@ async def test_snapshots_saved_at_once_all_succeed(
                 mode = await conn.scalar(text("PRAGMA journal_mode"))
                 waits = await conn.scalar(text("PRAGMA busy_timeout"))
             assert mode == "wal" and waits >= 5000
+
+
+async def test_players_joining_a_tournament_at_once_all_get_in(db: Database) -> None:
+    """Each join reads the tournament (open? full?) before it adds its player: on SQLite a
+    join that began as a reader fails ("database is locked") when another join commits
+    between its read and its write, unless every such transaction is the writer from the
+    start (`Database.writing`)."""
+    async with db.session() as session, session.begin():
+        players = [Player(name=f"j{n}", name_key=f"j{n}", password_hash="-") for n in range(12)]
+        session.add_all(players)
+    made = await tournaments.create(db, players[0], tournaments.TournamentRequest(
+        name="At once", variant="classic", options={}, seats=2, format="swiss", minutes=None,
+        rounds=3, turn_seconds=60, round_pause_seconds=0, rated=False, starts_at=None,
+        max_players=64, private=False))
+    for _ in range(3):
+        joined = await asyncio.gather(
+            *(tournaments.join(db, p, made["id"]) for p in players), return_exceptions=True)
+        assert not [j for j in joined if isinstance(j, BaseException)], joined
+        assert len((await tournaments.describe(db, made["id"]))["players"]) == len(players)
+        left = await asyncio.gather(
+            *(tournaments.leave(db, p, made["id"]) for p in players), return_exceptions=True)
+        assert not [j for j in left if isinstance(j, BaseException)], left
