@@ -31,9 +31,9 @@ router = APIRouter(prefix="/api", tags=["accounts"])
 
 
 async def _session(
-    response: Response, sessions: Sessions, session: SessionDep, player: accounts.PlayerRef
+    response: Response, sessions: Sessions, player: accounts.PlayerRef
 ) -> Session:
-    token = await sessions.open(session, player)
+    token = await sessions.open(player)
     # The browser client authenticates with this cookie alone (scripts never see it);
     # outside clients use the token.
     response.set_cookie(
@@ -65,7 +65,7 @@ async def register(
         player = await accounts.register(session, body.username, body.password)
     except accounts.NameTaken:
         raise HTTPException(status.HTTP_409_CONFLICT, "name taken") from None
-    return await _session(response, sessions, session, player)
+    return await _session(response, sessions, player)
 
 
 @router.post("/auth/login", responses={401: {"model": Detail}})
@@ -77,7 +77,7 @@ async def login(
     player = await accounts.authenticate(session, body.username, body.password)
     if player is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong username or password")
-    return await _session(response, sessions, session, player)
+    return await _session(response, sessions, player)
 
 
 @router.post("/auth/logout", responses={503: {"model": Detail}})

@@ -9,7 +9,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -65,12 +65,18 @@ async def _verify(password_hash: str, password: str) -> bool:
 
 
 async def register(session: AsyncSession, name: str, password: str) -> PlayerRef:
-    """Create an account; raises NameTaken if the name exists in any letter case."""
+    """Create an account; raises NameTaken if the name exists in any letter case.
+
+    The password is hashed (slow by design) between a read and the write, never under the
+    write lock: on SQLite every other write would wait for it."""
     key = name_key(name)
-    await write_transaction(session)
-    if await session.scalar(select(Player.id).where(Player.name_key == key)) is not None:
+    taken = await session.scalar(select(Player.id).where(Player.name_key == key))
+    await session.rollback()  # no connection held while the password is hashed
+    if taken is not None:
         raise NameTaken(name)
-    player = Player(name=name, name_key=key, password_hash=await _hash(password))
+    password_hash = await _hash(password)
+    await write_transaction(session)
+    player = Player(name=name, name_key=key, password_hash=password_hash)
     session.add(player)
     try:
         await session.commit()
@@ -84,7 +90,11 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> Playe
     if not storable(name):
         await _verify(_dummy_hash(), password)
         return None
-    player = await session.scalar(select(Player).where(Player.name_key == name_key(name)))
+    player = (await session.execute(
+        select(Player.id, Player.name, Player.password_hash)
+        .where(Player.name_key == name_key(name))
+    )).one_or_none()
+    await session.rollback()  # no connection held while the password is checked
     # Usernames are taken exactly as sent (PROTOCOL 1): "MASHA" does not log in as "masha".
     if player is None or player.name != name:
         await _verify(_dummy_hash(), password)
@@ -97,13 +107,21 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> Playe
 async def change_password(
     session: AsyncSession, player_id: int, current: str, new: str
 ) -> bool:
-    """Set a new password if `current` is the player's password; False if it is not."""
-    player = await session.get(Player, player_id)
-    if player is None or not await _verify(player.password_hash, current):
+    """Set a new password if `current` is the player's password; False if it is not (or
+    stopped being so while the new one was hashed: the change is a compare-and-set)."""
+    checked = await session.scalar(select(Player.password_hash).where(Player.id == player_id))
+    await session.rollback()  # no connection held while the passwords are checked and hashed
+    if checked is None or not await _verify(checked, current):
         return False
-    player.password_hash = await _hash(new)
+    password_hash = await _hash(new)
+    await write_transaction(session)
+    changed = await session.execute(
+        update(Player)
+        .where(Player.id == player_id, Player.password_hash == checked)
+        .values(password_hash=password_hash)
+    )
     await session.commit()
-    return True
+    return bool(changed.rowcount)  # type: ignore[attr-defined]
 
 
 def rating_view(rating: Rating) -> dict[str, Any]:

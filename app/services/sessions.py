@@ -28,7 +28,6 @@ from typing import Any, Protocol
 import jwt
 from redis.exceptions import RedisError
 from sqlalchemy import delete, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.config import settings
@@ -111,21 +110,25 @@ class Sessions:
 
     # -- signing in ---------------------------------------------------------------------
 
-    async def open(self, session: AsyncSession, player: PlayerRef) -> str:
-        """A new session of `player`; returns its token."""
+    async def open(self, player: PlayerRef) -> str:
+        """A new session of `player`; returns its token. Its own write transaction: the
+        caller's session has read the account (and waited on the password check) in a
+        transaction of its own, which on SQLite must not turn writer that late."""
         now = int(time.time())
         session_id = secrets.token_urlsafe(16)
-        # The player's expired sessions go (their tokens are refused by their expiry anyway),
-        # so the table holds about as many rows as there are live sign-ins.
-        await session.execute(delete(LoginSession).where(
-            LoginSession.player_id == player.id,
-            LoginSession.expires_at < datetime.fromtimestamp(now, UTC),
-        ))
-        session.add(LoginSession(
-            id=session_id, player_id=player.id, created_at=datetime.fromtimestamp(now, UTC),
-            expires_at=datetime.fromtimestamp(now, UTC) + timedelta(seconds=settings.token_seconds),
-        ))
-        await session.commit()
+        async with self.db.writing() as session:
+            # The player's expired sessions go (their tokens are refused by their expiry
+            # anyway), so the table holds about as many rows as there are live sign-ins.
+            await session.execute(delete(LoginSession).where(
+                LoginSession.player_id == player.id,
+                LoginSession.expires_at < datetime.fromtimestamp(now, UTC),
+            ))
+            session.add(LoginSession(
+                id=session_id, player_id=player.id,
+                created_at=datetime.fromtimestamp(now, UTC),
+                expires_at=datetime.fromtimestamp(now, UTC)
+                + timedelta(seconds=settings.token_seconds),
+            ))
         try:
             await self.cache.remember(session_id, player.id, player.name, settings.token_seconds)
         except RedisError as error:  # the database has it; the first check fills the cache

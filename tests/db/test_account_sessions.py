@@ -19,8 +19,8 @@ async def test_tokens_name_sessions_that_sign_out(db: Database):
     sessions = Sessions(LiveStore(connect(""), "accounts"), db)
     async with db.session() as session:
         masha = await register(session, "Masha", "password123")
-        token = await sessions.open(session, masha)
-        other = await sessions.open(session, masha)
+        token = await sessions.open(masha)
+        other = await sessions.open(masha)
     found = await sessions.identify(token)
     assert found is not None and found.player == PlayerRef(masha.id, "Masha")
     sid = found.session_id
@@ -50,11 +50,11 @@ async def test_a_new_sign_in_clears_the_players_expired_sessions(db: Database):
         olga = await register(session, "Olga", "password123")
         other = await register(session, "Other", "password123")
         for who in (olga, olga, other):
-            await sessions.open(session, who)
+            await sessions.open(who)
         long_ago = datetime(2020, 1, 1, tzinfo=UTC)
         await session.execute(update(LoginSession).values(expires_at=long_ago))
         await session.commit()
-        kept = await sessions.open(session, olga)
+        kept = await sessions.open(olga)
         rows = (await session.execute(select(LoginSession.player_id))).scalars().all()
     assert sorted(rows) == sorted([olga.id, other.id])
     assert await sessions.identify(kept) is not None

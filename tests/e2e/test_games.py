@@ -7,13 +7,15 @@ seed against the commitment and the deals, and that no frame leaked a hidden til
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import json
 
+import httpx
 import pytest
 
-from tests.e2e.client import Player
+from tests.e2e.client import Account, Player, register
 from tests.e2e.game import _stream, check_finished_game, check_no_leaks, play_game, seed_deals
 from tests.servers import Server
 
@@ -129,3 +131,27 @@ def _check_trains(game, record: dict, seats: int) -> None:
     assert ends <= {"mexican", *(f"train:{s}" for s in range(seats))} and "mexican" in ends
     markers = _events(game, "marker")
     assert {e["on"] for e in markers} == {True, False}
+
+
+async def test_embedded_default_takes_sign_ins_at_once(embedded_server: Server) -> None:
+    """SQLite has one writer: a sign-in reads the account, checks the password (slow by
+    design) and then writes its session; another sign-in committing meanwhile must not turn
+    it into a 500 ("database is locked"). Likewise a password change."""
+    async with httpx.AsyncClient(base_url=embedded_server.url, timeout=60) as http:
+        accounts = [await register(http) for _ in range(6)]
+
+        async def sign_in(account: Account) -> int:
+            async with httpx.AsyncClient(base_url=embedded_server.url, timeout=60) as own:
+                r = await own.post("/api/auth/login", json={
+                    "username": account.name, "password": "password123"})
+                return r.status_code
+
+        async def change(account: Account) -> int:
+            r = await http.post("/api/auth/password", headers=account.headers, json={
+                "current_password": "password123", "new_password": "password123"})
+            return r.status_code
+
+        for _ in range(2):  # 36 sign-in requests in all: within one address's budget
+            codes = await asyncio.gather(*(sign_in(a) for a in accounts for _ in range(2)),
+                                         *(change(a) for a in accounts[:3]))
+            assert set(codes) == {200}, codes
