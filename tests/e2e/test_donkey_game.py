@@ -4,6 +4,7 @@ closed double's face while it lies face down."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from app.engine import new_game
@@ -27,8 +28,22 @@ def closed_positions(record: dict[str, Any]) -> dict[tuple[int, int], set[str]]:
     return positions
 
 
+async def lay_closed_and_open(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A player who opens a closed double whenever he may and lays a double closed whenever
+    he may: with random moves alone a whole game can pass without a double ever opened (the
+    deal is the server's own), and this test is about those two moves."""
+    legal: list[dict[str, Any]] = view["legal"]
+    for wanted in ("open", "closed"):
+        some = [m for m in legal if m.get(wanted)]
+        if some:
+            return rng.choice(some)
+    return rng.choice(legal)
+
+
 async def test_a_donkey_game_on_two_processes(server_pair: tuple[Server, Server]) -> None:
-    game = await play_game(list(server_pair), variant="donkey", seats=3, seed=99)
+    game = await play_game(
+        list(server_pair), variant="donkey", seats=3, seed=99, choose=lay_closed_and_open
+    )
     record = await check_finished_game(server_pair[1], game)
     result = game.finals[0]["view"]["result"]
     assert result["reason"] == "goat" and max(result["final"]) >= 101
