@@ -454,9 +454,11 @@ async def test_seeks_and_a_tournament_on_the_embedded_defaults(embedded_server: 
             "rounds": 1, "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
         tournament_id = made.json()["id"]
         for account in (one, two):
-            await http.post(f"/api/tournaments/{tournament_id}/join", headers=account.headers)
-        assert (await http.post(f"/api/tournaments/{tournament_id}/start",
-                                headers=one.headers)).status_code == 200
+            joined = await http.post(f"/api/tournaments/{tournament_id}/join",
+                                     headers=account.headers)
+            assert joined.status_code == 200, joined.text
+        started = await http.post(f"/api/tournaments/{tournament_id}/start", headers=one.headers)
+        assert started.status_code == 200, started.text
         tasks = [asyncio.create_task(_play_paired(p, tournament_id, random.Random(i), []))
                  for i, p in enumerate(sockets)]
         body = await _wait_finished(http, tournament_id, tasks)
