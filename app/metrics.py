@@ -33,6 +33,10 @@ open_sockets = Gauge(
     "domino_open_sockets", "Websockets open now.", multiprocess_mode="livesum"
 )
 moves = Counter("domino_moves", "Tiles played (moves accepted).")
+moves_relayed = Counter(
+    "domino_moves_relayed",
+    "Moves applied by the process holding their table, not the one their socket is on.",
+)
 move_seconds = Histogram(
     "domino_move_seconds",
     "Time from a play message to its answer, in seconds.",

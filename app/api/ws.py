@@ -306,8 +306,10 @@ class Connection:
                 known = None  # play reads the table: the move is stale, or this is behind
             started = time.perf_counter()
             if known is not None and known.holder is not None \
+                    and not live.feed.seats_all_here(message.table_id) \
                     and await self.relayed(message, msg_id, known.holder, charge):
                 metrics.moves.inc()
+                metrics.moves_relayed.inc()
                 metrics.move_seconds.observe(time.perf_counter() - started)
                 return True
             await self.change(

@@ -530,6 +530,17 @@ class Feed:
         watch = self.watches.get(table_id)
         return None if watch is None else watch.latest
 
+    def seats_all_here(self, table_id: str) -> bool:
+        """Whether every seat of the table that has a socket anywhere has one here (and one
+        does): then this process should hold the table, not relay its moves to the process
+        that made its last change (app.services.relay). Behind a proxy that routes a
+        table's sockets to one process, that process takes the table over at its first
+        move, after a join or a start made elsewhere; with the seats split over processes,
+        none has them all and the holder stays where it is."""
+        watch = self.watches.get(table_id)
+        return watch is not None and bool(watch.local_seats) \
+            and watch.connected <= watch.local_seats
+
     # -- presence ----------------------------------------------------------------------
 
     async def _update_presence(self, watch: Watch) -> None:

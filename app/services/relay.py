@@ -8,6 +8,9 @@ move of its own socket's (the same checks in the same order, the same compare-an
 the rate limits of the mover's message taken by the same write), announces the change, and
 answers the relaying process, which answers the mover. So a table whose seats are spread
 over several processes is parsed in one, not again in every process a move comes through.
+A process that has the socket of every seat connected anywhere relays nothing: it applies
+the move itself and so becomes the table's holder (`Feed.seats_all_here`); that is the case
+behind a proxy that sends a table's sockets to one process, whoever made its last change.
 
 The announcement of the change comes before the answer (the holder writes, then answers,
 on one connection; the relaying process reads both on its one subscription), so the mover's

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser import browser, open_tab  # noqa: F401  (fixtures of the browser tests)
-from tests.servers import LOAD_LIMITS, Server, run_server
+from tests.servers import LOAD_LIMITS, Server, free_port, run_server
 
 # Short sweeps keep timeouts prompt; the turn clocks themselves are what tests set.
 SWEEP = "0.1"
@@ -46,7 +46,8 @@ def running_pair(
 ) -> Iterator[tuple[Server, Server]]:
     """Two processes sharing PostgreSQL and the Redis prefix `prefix`."""
     env = _env(pg_url, redis_url, prefix)
-    with run_server(env, log_dir=log_dir) as first, run_server(env, log_dir=log_dir) as second:
+    with run_server({**env, "DOMINO_METRICS_PORT": str(free_port())}, log_dir=log_dir) as first, \
+            run_server({**env, "DOMINO_METRICS_PORT": str(free_port())}, log_dir=log_dir) as second:
         yield first, second
 
 

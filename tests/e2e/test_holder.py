@@ -1,0 +1,61 @@
+"""Where a move is applied when a table's sockets are on two processes (app.services.relay).
+
+A process that has every seated player's socket applies the table's moves itself, even when
+the table was made, joined and started through the other process: behind a proxy that
+routes a table's sockets to one process (deploy/nginx), a move's work is done once, there.
+With the seats split between the processes, a move arriving at the process that did not
+make the table's last change is relayed to the one that did."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.e2e.client import Player, autoplay, create_table, join, register
+from tests.servers import Server
+
+
+def relayed(server: Server) -> float:
+    assert server.metrics_url is not None
+    for family in text_string_to_metric_families(httpx.get(server.metrics_url).text):
+        for sample in family.samples:
+            if sample.name == "domino_moves_relayed_total":
+                return float(sample.value)
+    raise AssertionError("no domino_moves_relayed_total")
+
+
+async def play_a_game(made_on: Server, seat_servers: list[Server], seed: int) -> None:
+    """A table made, joined and started through `made_on`'s HTTP; seat i's socket on
+    `seat_servers[i]`; random moves to the end."""
+    async with httpx.AsyncClient(base_url=made_on.url, timeout=30) as http:
+        accounts = [await register(http) for _ in seat_servers]
+        table_id = (await create_table(http, accounts[0], rated=False))["id"]
+        players = [await Player(s.ws_url, a).connect() for s, a in zip(seat_servers, accounts,
+                                                                          strict=True)]
+        for p in players:
+            assert (await p.request({"type": "table.subscribe", "table_id": table_id}))[
+                "type"] == "table.state"
+        for i in range(1, len(accounts)):
+            assert await join(http, table_id, accounts[i], seat=i) == i
+    rng = random.Random(seed)
+    finals = await asyncio.gather(*(autoplay(p, table_id, random.Random(rng.random()))
+                                    for p in players))
+    assert all(f["errors"] == [] and f["view"]["status"] == "finished" for f in finals)
+    for p in players:
+        await p.close()
+
+
+async def test_the_process_with_every_seat_applies_the_moves(
+    server_pair: tuple[Server, Server],
+) -> None:
+    one, two = server_pair
+    before = [relayed(one), relayed(two)]
+    await play_a_game(one, [two] * 4, seed=1)
+    assert [relayed(one), relayed(two)] == before  # `two` took the table over, nothing relayed
+    # Seats split: one of the processes relays the moves of its seats to the other.
+    await play_a_game(one, [one, two, one, two], seed=2)
+    after = [relayed(one), relayed(two)]
+    assert sum(after) - sum(before) > 10, (before, after)
