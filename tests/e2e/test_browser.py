@@ -38,6 +38,10 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
     masha, alex = f"masha_{suffix}", f"alex_{suffix}"
     a = open_tab(DESKTOP)
     b = open_tab(PHONE)  # the second player plays on a 360 px phone screen
+    # Every websocket each tab opens, by its address.
+    sockets: dict[str, list[str]] = {"a": [], "b": []}
+    a.page.on("websocket", lambda ws: sockets["a"].append(ws.url))
+    b.page.on("websocket", lambda ws: sockets["b"].append(ws.url))
     sign_up(a, server, masha)
     sign_up(b, server, alex)
 
@@ -64,6 +68,9 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
     # Each player sees seven tiles of his own and none of the other's.
     for tab in (a, b):
         expect(tab.page.locator("[data-testid=hand] .hand-tile")).to_have_count(7)
+    # At the table, each tab's socket names it: a proxy puts a table's sockets together.
+    at_table = f"{server.ws_url}?table={table_id}"
+    assert sockets["a"][-1] == at_table and sockets["b"][-1] == at_table, sockets
     hand_a, hand_b = set(hand_of(a.page)), set(hand_of(b.page))
     assert len(hand_a) == 7 and len(hand_b) == 7 and not hand_a & hand_b
     expect(a.page.locator(".seats [data-testid=tile-count]")).to_have_text("7 tiles")
@@ -99,9 +106,12 @@ def test_two_players_play_a_whole_goat_game_in_the_browser(server: Server, open_
             shot(a.page, "table-mid-game")
             shot(b.page, "table-mid-game-phone")
             before = sorted(hand_of(a.page))
+            opened = len(sockets["a"])
             a.page.reload()
             expect(a.page.locator("[data-testid=hand] .hand-tile")).to_have_count(len(before))
             assert sorted(hand_of(a.page)) == before
+            # A page opened at a table connects to it at once, not first without it.
+            assert sockets["a"][opened:] == [at_table], sockets["a"][opened:]
             reloaded = True
         return True
 

@@ -20,7 +20,7 @@ import httpx
 import pytest
 import yaml
 
-from tests.e2e.client import Player
+from tests.e2e.client import Account, Message, Player
 from tests.e2e.game import PlayedGame, check_replay, fetch_record, seat_players
 from tests.ops.test_restart import play_with_a_stop
 from tests.servers import REPO, Server, database_url, free_port, pg_admin, run_server
@@ -107,6 +107,9 @@ def test_the_proxy_passes_websockets_and_hides_metrics() -> None:
     assert "proxy_set_header Connection $connection_upgrade;" in conf
     assert re.search(r"location /ws \{[^}]*proxy_read_timeout 1h;", conf)
     assert re.search(r"location = /metrics \{\s*return 404;", conf)
+    # Sockets by table: those naming one table meet on one replica, the others spread.
+    assert re.search(r"upstream domino_sockets \{\s*hash \$arg_table consistent;", conf)
+    assert re.search(r"location /ws \{\s*proxy_pass http://domino_sockets;", conf)
 
 
 def test_the_image_is_slim_non_root_without_dev_extras_and_checks_readyz() -> None:
@@ -133,7 +136,7 @@ def _nginx_conf(folder: Path, port: int, upstreams: list[str]) -> Path:
     site = NGINX_CONF.read_text()
     servers = "".join(f"    server {u} max_fails=1 fail_timeout=2s;\n" for u in upstreams)
     site, replaced = re.subn(r"    server app:8000[^;]*;\n", servers, site)
-    assert replaced == 1
+    assert replaced == 2  # the upstream for requests, the one for sockets
     site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
     (folder / "site.conf").write_text(site)
     main = folder / "nginx.conf"
@@ -141,7 +144,8 @@ def _nginx_conf(folder: Path, port: int, upstreams: list[str]) -> Path:
     main.write_text(
         f"{user}daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\n"
         f"error_log {folder}/error.log info;\nevents {{ worker_connections 256; }}\n"
-        f"http {{\n  access_log {folder}/access.log;\n"
+        f"http {{\n  log_format routes '$request_uri $upstream_addr';\n"
+        f"  access_log {folder}/access.log routes;\n"
         f"  client_body_temp_path {folder}/body;\n  proxy_temp_path {folder}/proxy;\n"
         f"  fastcgi_temp_path {folder}/fastcgi;\n  uwsgi_temp_path {folder}/uwsgi;\n"
         f"  scgi_temp_path {folder}/scgi;\n  include {folder}/site.conf;\n}}\n"
@@ -264,3 +268,57 @@ async def test_a_game_and_a_reconnect_through_nginx(
     assert state["type"] == "table.state" and state["view"]["status"] == "finished"
     await again.close()
 
+
+
+def _routes(folder: Path) -> list[tuple[str, str]]:
+    """(request URI, replica) of every socket nginx has passed on and seen closed; the
+    replica that took it (nginx names each it tried, the last took it)."""
+    lines = (folder / "access.log").read_text().splitlines()
+    return [(uri, upstream.split(", ")[-1])
+            for uri, _, upstream in (line.partition(" ") for line in lines)
+            if uri.startswith("/ws")]
+
+
+async def test_a_tables_sockets_meet_on_one_replica_and_move_when_it_stops(
+    deployment: tuple[Server, Server, Server], tmp_path: Path,
+) -> None:
+    """The proxy routes a socket by the table its address names (as the browser client's
+    does), so a table's seats share one process; without a name, sockets spread. When that
+    replica stops, the table's sockets all meet again on another, which serves the table."""
+    one, two, proxy = deployment
+    seated = await seat_players([proxy], seats=4)
+    table_id = seated.table_id
+    await seated.first_playing_state()
+    at_table = f"{proxy.ws_url}?table={table_id}"
+
+    async def visit(url: str, account: Account | None) -> Message:
+        player = await Player(url, account).connect()
+        try:
+            return await player.request({"type": "table.subscribe", "table_id": table_id})
+        finally:
+            await player.close()
+
+    for _ in range(2):
+        states = await asyncio.gather(*(visit(at_table, a) for a in seated.accounts))
+        assert all(s["type"] == "table.state" for s in states)
+    await asyncio.gather(*(visit(proxy.ws_url, None) for _ in range(16)))
+    await asyncio.sleep(0.5)  # nginx logs a socket once it is closed
+    routes = _routes(tmp_path)
+    named = {upstream for uri, upstream in routes if uri == f"/ws?table={table_id}"}
+    assert len(named) == 1, routes
+    unnamed = {upstream for uri, upstream in routes if uri == "/ws"}
+    assert unnamed == {one.url.removeprefix("http://"), two.url.removeprefix("http://")}
+
+    # The table's replica stops (a rolling update): its sockets now all meet on the other.
+    holder = one if named == {one.url.removeprefix("http://")} else two
+    other = two if holder is one else one
+    holder.process.send_signal(signal.SIGTERM)
+    assert holder.process.wait(timeout=20) == -signal.SIGTERM
+    states = await asyncio.gather(*(visit(at_table, a) for a in seated.accounts))
+    assert all(s["type"] == "table.state" and s["view"]["status"] == "playing" for s in states)
+    await asyncio.sleep(0.5)
+    after = [upstream for uri, upstream in _routes(tmp_path)[len(routes):]
+             if uri == f"/ws?table={table_id}"]
+    assert after == [other.url.removeprefix("http://")] * 4, after
+    for player in [*seated.players, seated.spectator]:
+        await player.close()

@@ -186,6 +186,9 @@ applyTheme();
 applyLanguage();
 translateStatic();
 renderHeader();
+// A page opened at a table connects straight to it (`socket.follow`), not once more.
+const openedAt = /^#\/table\/([^/?]+)/.exec(location.hash);
+if (openedAt) socket.follow(decodeURIComponent(openedAt[1]));
 socket.connect();
 startGathering();
 checkSession();

@@ -25,11 +25,26 @@ class Socket {
     this.pending = new Map(); // id -> {msg, tries, ws}: commands not answered yet
     this.rechecks = new Map(); // id of a table.subscribe -> the table.removed it checks
     this.ids = 0;
+    this.tableId = null; // the table this tab is at, named in the socket's address
   }
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws`;
+    const table = this.tableId === null ? "" : `?table=${encodeURIComponent(this.tableId)}`;
+    return `${scheme}://${location.host}/ws${table}`;
+  }
+
+  /**
+   * The tab is at table `tableId`: its socket names it in its address (`/ws?table=…`), so
+   * a proxy hashing on it puts every socket of that table on one server process and a
+   * move's work is done there once (deploy/nginx/domino.conf). Any process serves any
+   * table; the name only saves work. Coming to another table reconnects once (before the
+   * view subscribes); leaving one for the lobby keeps the socket as it is.
+   */
+  follow(tableId) {
+    if (this.tableId === tableId) return;
+    this.tableId = tableId;
+    if (this.wanted) this.restart();
   }
 
   connect() {

@@ -27,6 +27,7 @@ import { renderSummary } from "../table/summary.js";
 import { renderGone, renderWaiting } from "../table/waiting.js";
 
 export function renderTable(root, tableId) {
+  socket.follow(tableId); // before anything subscribes: the socket may reconnect
   const kept = memory(tableId);
   const state = {
     skew: 0, // server clock minus this browser's clock, in ms
