@@ -441,16 +441,27 @@ class Connection:
                 return False
             if done.finished:
                 self.live.finisher.kick(table_id)
-            # Its announcement came first; were it lost, the table is read again.
-            snapshot = self.live.feed.latest(table_id)
-            if snapshot is None or snapshot.version < done.version:
+            # Its announcement came first (held for this socket while the move was out,
+            # with any change made since, which goes after the reply); were it lost, the
+            # table is read again.
+            snapshot = self._held(table_id, done.version)
+            if snapshot is None:
                 await self.live.feed.resync(table_id)
-                snapshot = self.live.feed.latest(table_id)
+                snapshot = self._held(table_id, done.version) or self.live.feed.latest(table_id)
             if snapshot is not None:
                 self.send_state(snapshot, msg_id)
             return True
         finally:
             self.release(table_id)
+
+    def _held(self, table_id: str, version: int) -> Snapshot | None:
+        """The table at `version` as this process received it, if it did: the reply to a
+        relayed move is that version, not a later one (whose seq would skip it)."""
+        for snapshot in self.pending.get(table_id, ()):
+            if snapshot.version == version:
+                return snapshot
+        latest = self.live.feed.latest(table_id)
+        return latest if latest is not None and latest.version == version else None
 
     async def change(self, table_id: str, msg_id: Any, command: Any) -> None:
         """Run a table-changing command and answer with the new state (carrying the id)."""

@@ -4,7 +4,8 @@ A process that has every seated player's socket applies the table's moves itself
 the table was made, joined and started through the other process: behind a proxy that
 routes a table's sockets to one process (deploy/nginx), a move's work is done once, there.
 With the seats split between the processes, a move arriving at the process that did not
-make the table's last change is relayed to the one that did."""
+make the table's last change is relayed to the one that did; every socket still sees every
+version in order."""
 
 from __future__ import annotations
 
@@ -44,7 +45,11 @@ async def play_a_game(made_on: Server, seat_servers: list[Server], seed: int) ->
     finals = await asyncio.gather(*(autoplay(p, table_id, random.Random(rng.random()))
                                     for p in players))
     assert all(f["errors"] == [] and f["view"]["status"] == "finished" for f in finals)
+    # Every socket saw every version, in order (PROTOCOL: seq goes up by exactly 1), the
+    # mover's too: the reply to a relayed move is its own version, not a later one.
     for p in players:
+        seqs = [m["seq"] for m in p.states(table_id)]
+        assert seqs == list(range(seqs[0], seqs[-1] + 1)), seqs
         await p.close()
 
 
@@ -56,6 +61,7 @@ async def test_the_process_with_every_seat_applies_the_moves(
     await play_a_game(one, [two] * 4, seed=1)
     assert [relayed(one), relayed(two)] == before  # `two` took the table over, nothing relayed
     # Seats split: one of the processes relays the moves of its seats to the other.
-    await play_a_game(one, [one, two, one, two], seed=2)
+    await asyncio.gather(*(play_a_game(one, [one, two, one, two], seed=2 + n)
+                           for n in range(3)))
     after = [relayed(one), relayed(two)]
     assert sum(after) - sum(before) > 10, (before, after)
