@@ -538,8 +538,12 @@ class Feed:
         move, after a join or a start made elsewhere; with the seats split over processes,
         none has them all and the holder stays where it is."""
         watch = self.watches.get(table_id)
-        return watch is not None and bool(watch.local_seats) \
-            and watch.connected <= watch.local_seats
+        if watch is None or watch.latest is None:
+            return False
+        # The seats of the sockets here as they are now (the store's presence, which
+        # `local_seats` follows, is written a moment after a join).
+        here = {watch.latest.seat_for(sub.player_id) for sub in watch.subs} - {None}
+        return bool(here) and watch.connected <= here
 
     # -- presence ----------------------------------------------------------------------
 
