@@ -43,4 +43,4 @@ lint: $(STAMP)
 
 # Two workers: most tests wait on servers, clocks and browsers, so two share two cores well.
 test: $(STAMP) services browser nginx
-	$(VENV)/bin/python -m pytest -n 2
+	$(VENV)/bin/python -m pytest -n 2 --durations=25
