@@ -45,8 +45,8 @@ def _refusals() -> Iterator[None]:
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 422))
-async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep
-                 ) -> dict[str, Any]:
+async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
+                 live: LiveDep) -> dict[str, Any]:
     ask = tournaments.TournamentRequest(
         name=body.name, variant=body.variant, options=body.options, seats=body.seats,
         format=body.format, minutes=body.minutes, rounds=body.rounds,
@@ -54,7 +54,7 @@ async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep
         rated=body.rated, starts_at=body.starts_at, max_players=body.max_players,
         private=body.private)
     with _refusals():
-        return await tournaments.create(db, player, ask)
+        return await tournaments.create(db, player, ask, live.store.keys.prefix)
 
 
 @router.get("")

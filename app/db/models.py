@@ -206,6 +206,10 @@ class Tournament(Base):
     ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The live store its tables are played in (its Redis key prefix): only that store's
+    # directors run it, though other deployments may share the database. None: made
+    # before tournaments named one; any director runs it.
+    store: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class TournamentPlayer(Base):

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from redis.exceptions import RedisError
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
@@ -108,11 +108,14 @@ class Director:
 
     async def _direct(self) -> None:
         now = _now()
+        # This live store's tournaments (and those made before tournaments named one): a
+        # database may be shared by deployments with live stores of their own.
+        ours = or_(Tournament.store == self.store.keys.prefix, Tournament.store.is_(None))
         async with self.db.session() as session:
             due = list(await session.scalars(select(Tournament.id).where(
-                Tournament.status == "waiting", Tournament.starts_at <= now)))
+                Tournament.status == "waiting", Tournament.starts_at <= now, ours)))
             running = list(await session.scalars(select(Tournament.id).where(
-                Tournament.status == "running")))
+                Tournament.status == "running", ours)))
         for tournament_id in due:
             with contextlib.suppress(ServiceError):  # started by its creator meanwhile
                 if await start_tournament(self.db, None, tournament_id):

@@ -75,7 +75,9 @@ async def skill_of(session: AsyncSession, player_id: int, variant: str) -> float
     return SKILL_START if skill is None else float(skill)
 
 
-async def create(db: Database, creator: Member, ask: TournamentRequest) -> dict[str, Any]:
+async def create(db: Database, creator: Member, ask: TournamentRequest, store: str
+                 ) -> dict[str, Any]:
+    """A waiting tournament, run by the directors of the live store `store` (its prefix)."""
     try:
         options = validate_options(ask.variant, ask.seats, ask.options)
     except OptionsError as error:
@@ -93,7 +95,7 @@ async def create(db: Database, creator: Member, ask: TournamentRequest) -> dict[
         minutes=ask.minutes if ask.format == "arena" else None,
         turn_seconds=ask.turn_seconds, round_pause_seconds=ask.round_pause_seconds,
         rated=ask.rated, private=ask.private, max_players=ask.max_players,
-        starts_at=None if ask.starts_at is None else from_ms(ask.starts_at),
+        starts_at=None if ask.starts_at is None else from_ms(ask.starts_at), store=store,
     )
     async with db.writing() as session:
         session.add(row)

@@ -60,7 +60,7 @@ async def test_players_joining_a_tournament_at_once_all_get_in(db: Database) -> 
     made = await tournaments.create(db, players[0], tournaments.TournamentRequest(
         name="At once", variant="classic", options={}, seats=2, format="swiss", minutes=None,
         rounds=3, turn_seconds=60, round_pause_seconds=0, rated=False, starts_at=None,
-        max_players=64, private=False))
+        max_players=64, private=False), "embedded")
     for _ in range(3):
         joined = await asyncio.gather(
             *(tournaments.join(db, p, made["id"]) for p in players), return_exceptions=True)

@@ -42,23 +42,25 @@ def database_url(pg_url: str, tmp_path: Path) -> Iterator[str]:
 
 
 
+def _director(store: LiveStore, db: Database, name: str) -> Director:
+    hub = Hub(store)
+    return Director(store, db, PlayerNotices(store, hub), TournamentFeed(store, hub, db),
+                    Recovery(store, db), name)
+
+
 @pytest.fixture
 async def directors(db: Database, redis_url: str, redis_prefix: str
                     ) -> AsyncIterator[list[Director]]:
     prefix = f"{redis_prefix}_director_{secrets.token_hex(3)}"
     stores = [LiveStore(connect(redis_url), prefix) for _ in range(2)]
-    made = []
-    for n, store in enumerate(stores):
-        hub = Hub(store)
-        made.append(Director(store, db, PlayerNotices(store, hub), TournamentFeed(store, hub, db),
-                             Recovery(store, db), f"process-{n}"))
-    yield made
+    yield [_director(store, db, f"process-{n}") for n, store in enumerate(stores)]
     for store in stores:
         await store.close()
 
 
-async def _running(db: Database, format: str) -> Tournament:
-    """A running tournament of classic for two, with PLAYERS players and no table yet."""
+async def _running(db: Database, format: str, store: str | None = None) -> Tournament:
+    """A running tournament of classic for two, with PLAYERS players and no table yet (run
+    by the live store `store`; None: by any)."""
     now = datetime.now(UTC)
     async with db.session() as session, session.begin():
         players = [Player(name=f"p{n}", name_key=f"p{n}", password_hash="-")
@@ -71,7 +73,7 @@ async def _running(db: Database, format: str) -> Tournament:
             rounds=3 if format == "swiss" else None, minutes=None if format == "swiss" else 10,
             turn_seconds=60, round_pause_seconds=0, rated=False, private=False,
             max_players=PLAYERS, started_at=now,
-            ends_at=None if format == "swiss" else now + timedelta(minutes=10))
+            ends_at=None if format == "swiss" else now + timedelta(minutes=10), store=store)
         session.add(row)
         await session.flush()
         session.add_all(TournamentPlayer(tournament_id=row.id, player_id=p.id, points=0.0,
@@ -97,3 +99,27 @@ async def test_two_directors_at_once_seat_each_player_at_one_table(
     for t in tables:
         live = await load(directors[0].store, t.table_id)
         assert live is not None and [s.id if s else None for s in live.seats] == t.seats
+
+
+async def _tables_of(db: Database, tournament_id: str) -> list[TournamentTable]:
+    async with db.session() as session:
+        return list(await session.scalars(select(TournamentTable).where(
+            TournamentTable.tournament_id == tournament_id)))
+
+
+async def test_a_director_runs_only_the_tournaments_of_its_own_live_store(
+    db: Database, directors: list[Director], redis_url: str, redis_prefix: str,
+) -> None:
+    """Deployments with live stores of their own may share a database: a tournament is
+    paired (and finished, and told) by its own store's director, whose players' sockets
+    hear it, never by another's."""
+    ours = directors[0].store.keys.prefix
+    row = await _running(db, "swiss", store=ours)
+    elsewhere = LiveStore(connect(redis_url), f"{redis_prefix}_elsewhere_{secrets.token_hex(3)}")
+    try:
+        await _director(elsewhere, db, "another-deployment")._direct()
+        assert await _tables_of(db, row.id) == []
+    finally:
+        await elsewhere.close()
+    await directors[0]._direct()
+    assert len(await _tables_of(db, row.id)) == PLAYERS // 2
