@@ -15,6 +15,7 @@ from pathlib import Path
 import asyncpg
 import httpx
 import redis
+from prometheus_client.parser import text_string_to_metric_families
 
 REPO = Path(__file__).resolve().parent.parent
 PG_ADMIN_DSN = os.environ.get("DOMINO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -122,3 +123,18 @@ def run_server(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def scrape(server: Server) -> dict[str, float]:
+    """Every sample of the server's metrics by name and labels, e.g.
+    'domino_tables{status=...}' (it must serve them: DOMINO_METRICS_PORT)."""
+    assert server.metrics_url is not None
+    r = httpx.get(server.metrics_url, timeout=10)
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/plain")
+    samples = {}
+    for family in text_string_to_metric_families(r.text):
+        for sample in family.samples:
+            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
+            samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+    return samples

@@ -13,19 +13,13 @@ import asyncio
 import random
 
 import httpx
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.client import Player, autoplay, create_table, join, register
-from tests.servers import Server
+from tests.servers import Server, scrape
 
 
 def relayed(server: Server) -> float:
-    assert server.metrics_url is not None
-    for family in text_string_to_metric_families(httpx.get(server.metrics_url).text):
-        for sample in family.samples:
-            if sample.name == "domino_moves_relayed_total":
-                return float(sample.value)
-    raise AssertionError("no domino_moves_relayed_total")
+    return scrape(server)["domino_moves_relayed_total"]
 
 
 async def play_a_game(made_on: Server, seat_servers: list[Server], seed: int) -> None:

@@ -12,12 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.client import Player
 from tests.e2e.game import fetch_record, play_game, seat_players, seed_deals
 from tests.ops.conftest import shared_env
-from tests.servers import Server, free_port, run_server
+from tests.servers import Server, free_port, run_server, scrape
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -38,20 +37,6 @@ def observed(
     )
     with run_server(env, log_dir=tmp_path_factory.mktemp("observed")) as server:
         yield server
-
-
-def scrape(server: Server) -> dict[str, float]:
-    """Every sample of the metrics by name and labels, e.g. 'domino_tables{status=...}'."""
-    assert server.metrics_url is not None
-    r = httpx.get(server.metrics_url)
-    assert r.status_code == 200
-    assert r.headers["content-type"].startswith("text/plain")
-    samples = {}
-    for family in text_string_to_metric_families(r.text):
-        for sample in family.samples:
-            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
-            samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
-    return samples
 
 
 async def scrape_until(server: Server, done: Callable[[dict[str, float]], bool],

@@ -14,12 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 import websockets
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.client import Player, create_table, register
 from tests.e2e.game import seat_players
 from tests.security.conftest import security_env, servers
-from tests.servers import Server, clear_redis_prefix, free_port, run_server
+from tests.servers import Server, clear_redis_prefix, free_port, run_server, scrape
 
 TINY = "0.0001"  # budgets that do not refill during a test
 ANON_CAP = 4
@@ -242,21 +241,10 @@ def test_production_serves_no_schema_and_no_api_pages(
 # -- metrics ---------------------------------------------------------------------------------
 
 
-def _samples(url: str) -> dict[str, float]:
-    r = httpx.get(url, timeout=10)
-    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-    found = {}
-    for family in text_string_to_metric_families(r.text):
-        for sample in family.samples:
-            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
-            found[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
-    return found
-
-
-async def _next_census(url: str, seen: dict[str, float]) -> dict[str, float]:
+async def _next_census(server: Server, seen: dict[str, float]) -> dict[str, float]:
     """The metrics just after the census that follows the one `seen` shows."""
     for _ in range(400):
-        now = _samples(url)
+        now = scrape(server)
         if now["domino_census_time_seconds"] != seen["domino_census_time_seconds"]:
             return now
         await asyncio.sleep(0.05)
@@ -274,18 +262,18 @@ async def test_metrics_are_served_on_their_own_port_and_a_scrape_reads_no_table(
             # Not on the app's port, to anyone.
             assert httpx.get(f"{server.url}/metrics").status_code == 404
             waiting = "domino_tables{status=waiting,variant=goat}"
-            first = _samples(server.metrics_url)
+            first = scrape(server)
             assert first["domino_open_sockets"] == 0
             async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
                 owner = await register(http)
                 # Right after a census (every few seconds), a table is made ...
-                counted = await _next_census(server.metrics_url, first)
+                counted = await _next_census(server, first)
                 await create_table(http, owner, seats=4)
             # ... and until the next census, however often it is scraped, the count stays:
             # a scrape reads the counters, not the live tables.
             scrapes = 0
             while True:
-                now = _samples(server.metrics_url)
+                now = scrape(server)
                 scrapes += 1
                 if now["domino_census_time_seconds"] != counted["domino_census_time_seconds"]:
                     break
