@@ -439,8 +439,6 @@ class Connection:
                 message.fields, charge)
             if done is None:
                 return False
-            if done.finished:
-                self.live.finisher.kick(table_id)
             # Its announcement came first (held for this socket while the move was out,
             # with any change made since, which goes after the reply); were it lost, the
             # table is read again.

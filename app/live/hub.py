@@ -10,7 +10,9 @@ when it reconnects: app.live.channels) is handed to the channel's handler as
 
 Messages arrive as bytes: a change's announcement goes to its handler as `Announced`, its
 header read and nothing else (older versions, and this process's own, are dropped before
-that); any other message as its parsed JSON.
+that); any other message as its parsed JSON. A change that carries out a request of this
+process's (its header `answers` names it: a relayed move) is first handed to `on_answer`,
+whatever its version; whoever waits for that answer resumes after the change is handled.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ TableHandler = Callable[[Message], None]
 # The newest table version a handler already has: older change announcements are dropped
 # before their state is parsed (the process that made a change has shown it already).
 Seen = Callable[[], int]
+# Takes a change made for this process: the request it answers, and the change.
+OnAnswer = Callable[[str, Announced], None]
 RESUBSCRIBED: dict[str, Any] = {"kind": "resubscribed"}
 SUBSCRIBE_TIMEOUT_SECONDS = 10.0
 
@@ -46,6 +50,7 @@ class Hub:
         self._waiting: dict[str, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()
         self._channels = store.channels(self._on_reply, lambda: list(self._handlers))
+        self.on_answer: OnAnswer | None = None
 
     async def start(self, lobby_handler: Handler) -> None:
         # The lobby channel is always subscribed, so the connection exists from the start.
@@ -112,6 +117,10 @@ class Hub:
                 data = data.encode()
             change = announced(data) if isinstance(data, bytes) else None
             if change is not None:
+                answers = change.header.get("answers")
+                if isinstance(answers, str) and self.on_answer is not None \
+                        and answers.startswith(self.store.writer_prefix):
+                    self.on_answer(answers, change)
                 seen = self._seen.get(channel)
                 if seen is None or change.writer.startswith(self.store.writer_prefix):
                     return  # not a table's channel; or written here, and shown here then

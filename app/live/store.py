@@ -426,7 +426,10 @@ class Write:
     the lobby; `listed`: False keeps a table out of the lobby's index; `lobby_entry`: the
     table as the lobby shows it, when that changed; `archive`: rounds that just became
     history; `snapshot`: the table is due a copy in the database (see `due_snapshots`);
-    `announcement`: what the change's announcement carries besides the state.
+    `announcement`: what the change's announcement carries besides the state; `answers`:
+    the request this write carries out for another process (a relayed move, as
+    app.services.relay names it), named in the announcement's header so that process has
+    its answer with the change.
     """
 
     table_id: str
@@ -441,6 +444,7 @@ class Write:
     archive: Sequence[dict[str, Any]] = ()
     snapshot: bool = False
     announcement: Announcement | None = None
+    answers: str | None = None
 
 
 class LiveStore:
@@ -630,7 +634,9 @@ class LiveStore:
                 f"{self.writer_prefix}{next(self._writes)}",
                 "1" if write.snapshot else "0",
                 self.writer_prefix,
-                b"" if write.announcement is None else write.announcement.fields,
+                (b"" if write.announcement is None else write.announcement.fields)
+                + (b"" if write.answers is None
+                   else b',"answers":' + dumps(write.answers)),
                 b"" if write.announcement is None else write.announcement.parts,
                 *(dumps(rd) for rd in write.archive),
             ],

@@ -104,20 +104,22 @@ async def play(
     store: LiveStore, player_id: int, table_id: str, tile: str, end: str | None, seq: int,
     known: Table | None = None, known_game: Game | None = None,
     fields: Mapping[str, Any] | None = None, charge: Charge | None = None,
+    answers: str | None = None,
 ) -> Change:
     """Apply a move chosen at `seq`. `known`: the table as this process last saw it (and
     `known_game` its game, which the move is played on: the caller gives it up); when it
     is at `seq` the move is tried on it without reading the table again (the
     compare-and-set still decides), and any refusal is checked against a fresh read.
     `fields`: see `move`. `charge`: the message's rate limits, taken by the move's write
-    (see `tables.commit`); a refused move raises `Refused`."""
+    (see `tables.commit`); a refused move raises `Refused`. `answers`: the relayed request
+    the move is (app.services.relay), named in its announcement."""
     if known is None or known.version != seq:
         known, known_game = None, None
     command = move(player_id, tile, end, seq, now=now_ms(), fields=fields, game=known_game,
                    outage=store.outage_since is not None)
     try:
         change = await transact(store, table_id, command, known=known, charge=charge,
-                                retry=False)
+                                retry=False, answers=answers)
     except TimedOut as late:
         # Only a late move asks the store when it was last away (not one move in thousands).
         window = await store.last_outage()
@@ -128,7 +130,8 @@ async def play(
         # player could not have moved sooner, and his move counts (still at `seq` only).
         command = move(player_id, tile, end, seq, now=now_ms(), fields=fields,
                        outage=store.outage_since is not None, forgiven=window)
-        change = await transact(store, table_id, command, charge=charge, retry=False)
+        change = await transact(store, table_id, command, charge=charge, retry=False,
+                                answers=answers)
     assert change is not None
     return change
 

@@ -12,11 +12,13 @@ A process that has the socket of every seat connected anywhere relays nothing: i
 the move itself and so becomes the table's holder (`Feed.seats_all_here`); that is the case
 behind a proxy that sends a table's sockets to one process, whoever made its last change.
 
-The announcement of the change comes before the answer (the holder writes, then answers,
-on one connection; the relaying process reads both on its one subscription), so the mover's
-reply carries the new version's view. A holder that does not answer in `RELAY_SECONDS` (or
-is gone: nobody listens on its channel) is not waited for: the move is applied here, and the
-compare-and-set keeps it from being applied twice.
+The change's announcement is the answer: its header names the relayed request
+(`Write.answers`), and the relaying process, which listens to the table, takes it from there
+(`Hub.on_answer`), so a move costs one message each way; only a refusal, which writes
+nothing, is answered by a message of its own. The holder writes the game's result if the
+move ended it. A holder that does not answer in `RELAY_SECONDS` (or is gone: nobody listens
+on its channel) is not waited for: the move is applied here, and the compare-and-set keeps
+it from being applied twice.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from typing import Any
 
 from app.live.hub import Hub
 from app.live.ratelimit import Charge, Refused, Verdict
-from app.live.store import LiveStore, dumps
+from app.live.store import Announced, LiveStore, dumps
 from app.services import play
 from app.services.feed import Feed
+from app.services.finish import Finisher
 from app.services.tables import ServiceError
 
 log = logging.getLogger(__name__)
@@ -44,23 +47,24 @@ RELAY_SECONDS = 1.0
 
 @dataclass(frozen=True, slots=True)
 class Relayed:
-    """A move the holder applied: the version it wrote, and whether it ended the game."""
+    """A move the holder applied: the version it wrote."""
 
     version: int
-    finished: bool
 
 
 class Relay:
-    def __init__(self, store: LiveStore, hub: Hub, feed: Feed) -> None:
+    def __init__(self, store: LiveStore, hub: Hub, feed: Feed, finisher: Finisher) -> None:
         self.store = store
         self.hub = hub
         self.feed = feed
+        self.finisher = finisher
         self.channel = store.keys.process_channel(store.writer_prefix)
         self._ids = itertools.count(1)
-        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
+        self.hub.on_answer = self._answered
         await self.hub.add(self.channel, self._on_message)
 
     async def stop(self) -> None:
@@ -74,7 +78,8 @@ class Relay:
     ) -> Relayed | None:
         """Have `holder` (a process's writer prefix) apply the move; None when it did not
         answer (apply it here). Its refusals are raised as they would be here."""
-        rid = next(self._ids)
+        # The request's name: this process's writer prefix first, so its answer is known here.
+        rid = f"{self.store.writer_prefix}.{next(self._ids)}"
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = answer
         try:
@@ -99,9 +104,15 @@ class Relay:
         if "error" in reply:
             error = reply["error"]
             raise ServiceError(str(error["code"]), str(error["message"]), int(error["status"]))
-        if charge is not None and reply.get("charged"):
-            charge.verdict = Verdict(True, 0)
-        return Relayed(int(reply["version"]), bool(reply.get("finished")))
+        if charge is not None and charge.verdict is None and charge.keys:
+            charge.verdict = Verdict(True, 0)  # taken by the move's write, as here
+        return Relayed(int(reply["version"]))
+
+    def _answered(self, rid: str, change: Announced) -> None:
+        """The change a relayed move made, announced (see `Hub.on_answer`)."""
+        answer = self._waiting.get(rid)
+        if answer is not None and not answer.done():
+            answer.set_result({"version": change.version})
 
     def _on_message(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
@@ -110,7 +121,7 @@ class Relay:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         elif kind == "played":
-            answer = self._waiting.get(message.get("rid", 0))
+            answer = self._waiting.get(str(message.get("rid")))
             if answer is not None and not answer.done():
                 answer.set_result(message)
 
@@ -129,9 +140,13 @@ class Relay:
             change = await play.play(
                 self.store, int(message["player"]), table_id, str(message["tile"]),
                 message.get("end"), seq, None if known is None else known.table,
-                None if known is None else known.take_game(), message.get("fields"), charge)
-            reply |= {"version": change.version, "finished": change.finished,
-                      "charged": charge is not None and charge.verdict is not None}
+                None if known is None else known.take_game(), message.get("fields"), charge,
+                answers=str(message.get("rid")))
+            if change.finished:
+                self.finisher.kick(table_id)
+            if change.published:
+                return  # its announcement answers the relaying process
+            reply["version"] = change.version
         except Refused as refusal:
             reply["refused"] = refusal.retry_ms
         except ServiceError as error:

@@ -52,10 +52,10 @@ class LiveTables:
         self.recovery = Recovery(self.store, db)
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds,
                          recover=self.recovery.restore)
-        # Moves at a table another process holds are applied there.
-        self.relay = Relay(self.store, self.hub, self.feed)
         self.sessions = Sessions(self.store, db)
         self.finisher = Finisher(self.store, db)
+        # Moves at a table another process holds are applied there.
+        self.relay = Relay(self.store, self.hub, self.feed, self.finisher)
         self.bots = BotTurns(self.store, self.finisher, settings.bot_think_seconds)
         self.bot_pace_ms = int(settings.bot_pace_seconds * 1000)
         self.clock = Clock(

@@ -261,12 +261,14 @@ class Change:
     """A change that was stored: the table as written (at its new version), whether it
     ended the game, and the game as it is now (so the writer's process need not parse the
     table again). `written`: False when the command had nothing to change (then `table`
-    is the table as read)."""
+    is the table as read). `published`: whether the change was announced to other
+    processes."""
 
     table: Table
     finished: bool = False
     game: Game | None = None
     written: bool = True
+    published: bool = False
 
     @property
     def version(self) -> int:
@@ -343,11 +345,13 @@ def seal(current: Table, step: Step, now: int) -> Sealed:
 
 
 async def commit(
-    store: LiveStore, current: Table, step: Step, charge: Charge | None = None
+    store: LiveStore, current: Table, step: Step, charge: Charge | None = None,
+    answers: str | None = None,
 ) -> Change | None:
     """Write what `step` makes of `current` if nobody changed the table meanwhile (None:
     the compare-and-set lost). `charge`: the rate limits of the message that makes the
-    change, taken by the same write (`Refused` when they are spent: nothing is written)."""
+    change, taken by the same write (`Refused` when they are spent: nothing is written).
+    `answers`: the relayed request the change carries out (see `Write.answers`)."""
     now = now_ms()
     sealed = seal(current, step, now)
     table = sealed.table
@@ -372,12 +376,13 @@ async def commit(
         archive=sealed.archive,
         snapshot=table.status == "playing" and (sealed.started or bool(sealed.archive)),
         announcement=None if prepared is None else prepared.announcement(),
+        answers=answers,
     ), charge)
     if written is None:
         return None
     if announcer is not None:
         announcer.written(prepared, written.published)
-    return Change(table, sealed.finished, game)
+    return Change(table, sealed.finished, game, published=written.published)
 
 
 async def transact(
@@ -388,6 +393,7 @@ async def transact(
     known: Table | None = None,
     charge: Charge | None = None,
     retry: bool = True,
+    answers: str | None = None,
 ) -> Change | None:
     """The one way to change a table: read it, apply `change`, write what it made by
     compare-and-set on the version read; when another change came first, read again and
@@ -396,7 +402,7 @@ async def transact(
     `known`: the table as this process holds it; `change` is tried on it first without a
     read (the compare-and-set still decides), and a refusal (or nothing to do) is checked
     against a fresh read. `retry`: False for a command chosen at one version (a move): a lost
-    compare-and-set is then `stale`. `charge`: see `commit`.
+    compare-and-set is then `stale`. `charge` and `answers`: see `commit`.
 
     Returns the change; for a command that changed nothing, the table as read
     (`written` False); None when the command removed the table.
@@ -420,7 +426,7 @@ async def transact(
             if await store.delete(table_id, current.version, listed=not current.private):
                 return None
         else:
-            done = await commit(store, current, step, charge)
+            done = await commit(store, current, step, charge, answers)
             if done is not None:
                 return done
         if not retry:

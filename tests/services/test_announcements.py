@@ -20,10 +20,12 @@ from typing import Any
 import orjson
 import pytest
 
+from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, connect
 from app.services import lobby, play
 from app.services.feed import Feed, Snapshot
+from app.services.finish import Finisher
 from app.services.relay import Relay
 from app.services.table import Person
 from app.services.tables import ServiceError, game_of, load
@@ -59,15 +61,17 @@ class Process:
 
 
 @pytest.fixture
-async def processes(redis_url: str, redis_prefix: str) -> AsyncIterator[list[Process]]:
+async def processes(redis_url: str, redis_prefix: str,
+                    pg_url: str) -> AsyncIterator[list[Process]]:
     prefix = f"{redis_prefix}_announce_{secrets.token_hex(3)}"
     made = []
+    db = Database(pg_url)  # no game here ends: the finishers write nothing
     for n in range(2):
         store = LiveStore(connect(redis_url), prefix)
         hub = Hub(store)
         feed = Feed(store, hub, f"process-{n}")
         await feed.start()
-        relay = Relay(store, hub, feed)
+        relay = Relay(store, hub, feed, Finisher(store, db))
         await relay.start()
         made.append(Process(store, feed, relay))
     yield made
@@ -75,6 +79,7 @@ async def processes(redis_url: str, redis_prefix: str) -> AsyncIterator[list[Pro
         await process.relay.stop()
         await process.feed.stop()
         await process.store.close()
+    await db.engine.dispose()
 
 
 async def settle(sockets: list[Socket], version: int) -> None:
@@ -258,10 +263,17 @@ async def test_a_move_is_applied_by_the_process_that_holds_the_table(
                                   "0-0", None, seq, None, None)
     assert refused.value.code == "not_your_turn"
     assert (await load(holder.store, table_id)).version == seq  # type: ignore[union-attr]
+    # A move the holder applies is answered by its announcement alone: nothing more comes
+    # on the relaying process's channel (each refusal above was a message of its own).
+    listener = relaying.store.redis.pubsub()
+    await listener.subscribe(relaying.relay.channel)
+    await listener.get_message(timeout=1.0)  # the confirmation
     choice = game.legal_for(1)[0]
     done = await relaying.relay.play(holder.store.writer_prefix, people[1].id, table_id,
                                      choice["tile"], choice["end"], seq, None, None)
     assert done is not None and done.version == seq + 1
+    assert await listener.get_message(timeout=0.5) is None
+    await listener.aclose()
     # Its announcement came before the answer; the relaying process parsed nothing.
     shown = relaying.feed.latest(table_id)
     assert shown is not None and shown.version == seq + 1 and not shown.table_parsed
