@@ -61,9 +61,7 @@ def open_tab(browser: Browser) -> Iterator:
     tabs: list[Tab] = []
 
     def make(viewport: dict[str, int] = DESKTOP) -> Tab:
-        # Reduced motion: no tile slides in, so a whole game clicked through costs the
-        # machine no animation frames (the client's motion is checked in test_client).
-        context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+        context = browser.new_context(viewport=viewport)
         page = context.new_page()
         page.set_default_timeout(15_000)
         tab = Tab(context, page)

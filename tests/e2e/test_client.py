@@ -481,8 +481,6 @@ def test_keyboard_contrast_dark_mode_spectators_and_a_reload_keeps_log_and_chat(
         "e => e.getBoundingClientRect().height"
     )
     assert height >= 36, height
-    # (The test tabs ask for reduced motion, which spares the machine every slide.)
-    other.page.emulate_media(reduced_motion="no-preference")
     assert last.evaluate("e => getComputedStyle(e).animationName") == "place"
     other.page.emulate_media(reduced_motion="reduce")
     assert last.evaluate("e => getComputedStyle(e).animationName") == "none"
