@@ -74,7 +74,8 @@ export function renderHand(ctx) {
   hand.classList.toggle("lots", buttons.length > 36); // the engine drawn late from the pot
 
   const choices = endChoices(ctx);
-  if (choices.length) {
+  if (state.notSent) replace(prompt, state.notSent);
+  else if (choices.length) {
     replace(prompt, t("table.play_on", { tile: state.selected }),
       choices.map((c) => h("button", { type: "button", class: `end-button ${c.extra.also ? "also-button" : ""}`, dataset: { end: c.end ?? "" },
         onclick: () => play(ctx, state.selected, c.end, c.extra) }, c.label)),
@@ -97,7 +98,7 @@ export function renderHand(ctx) {
     const again = focusedTile ? hand.querySelector(`[data-tile="${CSS.escape(focusedTile)}"]`) : null;
     const target = again || hand.querySelector(".hand-tile.legal") || hand.querySelector(".hand-tile");
     if (target) {
-      target.focus();
+      target.focus({ preventScroll: true }); // the hand is where it was: no scrolling to it
       state.refocus = false;
     }
   }

@@ -24,7 +24,7 @@ export function extraFields(m) {
 }
 
 export function play(ctx, tile, end, extra = {}) {
-  const { state, el, tableId } = ctx;
+  const { state, tableId } = ctx;
   if (state.sending) return;
   const msg = { type: "play", tile, seq: state.seq, table_id: tableId, id: `play:${state.seq}` };
   if (end !== null && end !== undefined) msg.end = end;
@@ -38,13 +38,16 @@ export function play(ctx, tile, end, extra = {}) {
   state.opening = null;
   if (!socket.sendNow(msg)) {
     // Never queue a move: by the time the socket is back the table has moved on.
+    // Said in the prompt until the next state or move: the redraws while the socket tries
+    // to come back keep it.
     state.selected = null;
+    state.notSent = h("strong", { class: "refused", role: "alert" }, t("table.offline_move"));
     ctx.render();
-    el.prompt.replaceChildren(h("strong", { class: "refused", role: "alert" }, t("table.offline_move")));
     toast(t("table.offline_move"));
     return;
   }
   state.sending = true;
+  state.notSent = null;
   state.selected = null;
   state.refocus = true; // the focus goes back to the hand, not to the page
   clearTitleAlert();
