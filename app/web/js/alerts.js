@@ -54,17 +54,28 @@ export function sound(kind) {
   }
 }
 
+// The notification permission as the table's header offers to ask for it: reading
+// Notification.permission asks the browser each time, and the header is redrawn often. It changes by
+// askNotifications or in the browser's site settings (the permission's change event).
+let permission = "Notification" in window ? Notification.permission : "unsupported";
+if (permission !== "unsupported" && navigator.permissions) {
+  navigator.permissions.query({ name: "notifications" }).then((status) => {
+    status.addEventListener("change", () => { permission = Notification.permission; });
+  }).catch(() => {});
+}
+
 export function notificationsAllowed() {
-  return "Notification" in window && Notification.permission === "granted";
+  return "Notification" in window && Notification.permission === "granted"; // read when notifying only
 }
 
 export function canAskNotifications() {
-  return "Notification" in window && Notification.permission === "default";
+  return permission === "default";
 }
 
 export async function askNotifications() {
   if (!canAskNotifications()) return notificationsAllowed();
-  return (await Notification.requestPermission()) === "granted";
+  permission = await Notification.requestPermission();
+  return permission === "granted";
 }
 
 /** A desktop notification, only while the tab is hidden (a visible tab has the title). */

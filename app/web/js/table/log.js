@@ -8,6 +8,7 @@ import { t } from "../i18n.js";
 import { describeEvents } from "../words.js";
 
 const LINES = 2000;
+const shownIn = new WeakMap(); // log element -> the kept changes it shows: {count, first, last}
 
 /** Fetch the game's events from its start when this tab did not see it begin. */
 export async function fetchWholeLog(ctx) {
@@ -25,11 +26,10 @@ export async function fetchWholeLog(ctx) {
   renderLog(ctx);
 }
 
-export function renderLog(ctx) {
-  const v = ctx.view();
-  if (!v) return;
+/** The log's lines for some changes' events. */
+function linesOf(ctx, changes, v) {
   const lines = [];
-  for (const change of ctx.kept.changes) {
+  for (const change of changes) {
     lines.push(...describeEvents(change.events, v).map((text) => h("li", {}, text)));
     for (const ev of change.events) {
       if (ev.type === "round_end" && Array.isArray(ev.hands)) {
@@ -39,7 +39,26 @@ export function renderLog(ctx) {
       }
     }
   }
+  return lines;
+}
+
+/** Bring the log up to the kept changes. A change that only adds to them adds its own
+ * lines (a game's log grows by a few lines a move; redrawing it all each time would make
+ * a long game cost a phone more with every move); anything else redraws the whole. */
+export function renderLog(ctx) {
+  const v = ctx.view();
+  if (!v) return;
   const log = ctx.el.log;
-  replace(log, lines.slice(-LINES));
+  const changes = ctx.kept.changes;
+  const shown = shownIn.get(log);
+  const grows = Boolean(shown) && shown.count > 0 && shown.count <= changes.length
+    && changes[0].seq === shown.first && changes[shown.count - 1].seq === shown.last;
+  if (grows) {
+    log.append(...linesOf(ctx, changes.slice(shown.count), v));
+    while (log.childElementCount > LINES) log.firstElementChild.remove();
+  } else {
+    replace(log, linesOf(ctx, changes, v).slice(-LINES));
+  }
+  shownIn.set(log, { count: changes.length, first: changes[0]?.seq, last: changes[changes.length - 1]?.seq });
   log.scrollTop = log.scrollHeight;
 }
