@@ -42,5 +42,7 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 # Two workers: most tests wait on servers, clocks and browsers, so two share two cores well.
+# Work stealing: a worker that runs out takes tests from the other's queue, so one long
+# browser game near the end does not leave a queue waiting behind it.
 test: $(STAMP) services browser nginx
-	$(VENV)/bin/python -m pytest -n 2 --durations=25
+	$(VENV)/bin/python -m pytest -n 2 --dist worksteal --durations=25

@@ -46,7 +46,8 @@ def tabs(browser: Browser) -> Iterator[Any]:
 
     def make(viewport: dict[str, int] = DESKTOP, lang: str = "en") -> Tab:
         phone = viewport["width"] < 500
-        context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
+        context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone,
+                                      reduced_motion="reduce")
         # The colour scheme stays "as the system" (emulate_media chooses it).
         context.add_init_script(f"localStorage.setItem('domino.lang', '{lang}');")
         page = context.new_page()
