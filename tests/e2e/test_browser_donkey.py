@@ -144,7 +144,10 @@ def test_two_players_play_donkey_laying_a_double_closed_and_opening_it(
     assert opened, "no closed double was ever opened"
     for tab in (a, b):
         result = tab.page.locator("[data-testid=result]")
-        expect(result).to_contain_text("the donkey")  # Donkey's own word for its loser
+        # Donkey's own word for its loser, in the headline; nothing of Goat's.
+        expect(result.locator("h2")).to_contain_text("the donkey")
+        expect(result).not_to_contain_text("goat")
+        expect(result.locator(".icon.goat")).to_have_count(0)
     shot(a.page, "donkey-final")
     game_id = a.page.get_by_role("link", name="Replay").get_attribute("href").split("#/replay/")[1]
     wait_for_record(server, game_id)

@@ -280,44 +280,6 @@ def test_computer_players_carry_the_pickers_words_and_show_as_present(
         tab.assert_clean()
 
 
-def play_on_until_the_end(page: Page) -> None:
-    """Click the first legal tile (and the last end offered) until the result shows."""
-    deadline = time.monotonic() + GAME_SECONDS
-    result = page.locator("[data-testid=result]")
-    while not result.is_visible():
-        assert time.monotonic() < deadline, "the game did not finish in time"
-        legal = page.locator("[data-testid=hand] .hand-tile.legal")
-        close = page.locator("[data-testid=close-summary]")
-        try:
-            if close.is_visible():
-                close.click(timeout=2000)
-            elif legal.count():
-                legal.first.click(timeout=2000)
-                choice = page.locator("[data-testid=board] .end-choice")
-                if choice.count():
-                    choice.last.click(timeout=2000)
-            else:
-                page.wait_for_timeout(100)
-        except Exception:  # the table moved on under the click: look again
-            page.wait_for_timeout(100)
-
-
-def test_donkeys_loser_is_the_donkey(bot_server: Server, tabs: Any) -> None:
-    name, token = register(bot_server, "ass")
-    table_id = table_with_bots(bot_server, token, "donkey", 2, round_pause_seconds=0)
-    tab = tabs(DESKTOP)
-    sign_in(tab, bot_server, name)
-    page = tab.page
-    page.goto(f"{bot_server.url}/#/table/{table_id}")
-    play_on_until_the_end(page)
-    result = page.locator("[data-testid=result]")
-    headline = result.locator("h2")
-    expect(headline).to_contain_text("the donkey")
-    expect(result).not_to_contain_text("goat")
-    expect(result.locator(".icon.goat")).to_have_count(0)
-    tab.assert_clean()
-
-
 def played_lines(page: Page) -> list[str]:
     return [line for line in page.locator("[data-testid=log] li").all_inner_texts()
             if " played " in line or " drew " in line]
