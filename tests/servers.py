@@ -1,11 +1,11 @@
-"""Real server processes for tests: `domino serve` in a subprocess on a free port."""
+"""Real server processes for tests: `domino serve` on a free port, forked from a warm
+interpreter (tests/warm.py) so that each start does not import the libraries again."""
 
 from __future__ import annotations
 
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +16,8 @@ import asyncpg
 import httpx
 import redis
 from prometheus_client.parser import text_string_to_metric_families
+
+from tests.warm import Forked, fork_server
 
 REPO = Path(__file__).resolve().parent.parent
 PG_ADMIN_DSN = os.environ.get("DOMINO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -71,7 +73,7 @@ def free_port() -> int:
 class Server:
     url: str
     ws_url: str
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | Forked
     log: Path
     # Where its metrics are served (DOMINO_METRICS_PORT), when they are.
     metrics_url: str | None = None
@@ -91,14 +93,7 @@ def run_server(
     port = port or free_port()
     log = log_dir / f"server-{port}.log"
     full_env = {**os.environ, "DOMINO_PORT": str(port), "DOMINO_HOST": "127.0.0.1", **env}
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--workers", str(workers)],
-            cwd=str(log_dir),
-            env=full_env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    process = fork_server(["serve", "--workers", str(workers)], full_env, log_dir, log)
     server = Server(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", process, log)
     if env.get("DOMINO_METRICS_PORT"):
         server.metrics_url = f"http://127.0.0.1:{env['DOMINO_METRICS_PORT']}/metrics"
