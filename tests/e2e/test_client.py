@@ -27,8 +27,10 @@ from tests.e2e.browser import (
     expect_resignation_told,
     finished,
     resign,
+    seq_of,
     take_turn,
     wait_for_record,
+    wait_seq_after,
 )
 from tests.e2e.browser import sign_up as sign_up_as
 from tests.servers import Server, free_port, run_server
@@ -722,4 +724,31 @@ def test_score_sheets_credit_the_round_winner_and_give_teams_one_column(
     names = watcher.page.locator(".seat-card .name").all_inner_texts()
     for head in heads:
         assert sum(n in head for n in names) == 2, head
+    watcher.assert_clean()
+
+
+def test_a_move_that_comes_before_the_whole_log_does_not_stand_for_it(
+    server: Server, open_tab
+) -> None:
+    """A tab that arrives mid-game asks the server for the log from the start. When a move
+    comes in before that answer, and the answer is the log up to that very move, the tab
+    shows the whole game's log, not the one move it had."""
+    a, b, table_id, _ = seated_pair(open_tab, server, turn=120)
+    play_until([a, b], lambda: seq_of(a.page) >= 3 and seq_of(b.page) >= 3)
+    watcher = open_tab(DESKTOP)
+    held = []
+    watcher.page.route("**/api/tables/*/log", lambda route: held.append(route))
+    watcher.page.goto(f"{server.url}/#/table/{table_id}")
+    watcher.page.wait_for_function("() => document.querySelector('.table-page')?.dataset.seq")
+    while not held:
+        watcher.page.wait_for_timeout(50)
+    on_turn = a if a.page.locator(".hand-tile.legal").count() else b
+    assert take_turn(on_turn.page)
+    seq = seq_of(on_turn.page)
+    wait_seq_after(watcher.page, seq - 1)
+    held[0].continue_()
+    # The game's first line heads the log, and the last move ends it.
+    log = watcher.page.locator("[data-testid=log] li")
+    expect(log.first).to_contain_text("Round 1")
+    expect(log.last).to_have_text(on_turn.page.locator("[data-testid=log] li").last.inner_text())
     watcher.assert_clean()

@@ -8,7 +8,7 @@ import { t } from "../i18n.js";
 import { describeEvents } from "../words.js";
 
 const LINES = 2000;
-const shownIn = new WeakMap(); // log element -> the kept changes it shows: {count, first, last}
+const shownIn = new WeakMap(); // log element -> the kept changes it shows: {count, rewrites}
 
 /** Fetch the game's events from its start when this tab did not see it begin. */
 export async function fetchWholeLog(ctx) {
@@ -44,21 +44,21 @@ function linesOf(ctx, changes, v) {
 
 /** Bring the log up to the kept changes. A change that only adds to them adds its own
  * lines (a game's log grows by a few lines a move; redrawing it all each time would make
- * a long game cost a phone more with every move); anything else redraws the whole. */
+ * a long game cost a phone more with every move); a rewrite of them (the whole game's
+ * log fetched, `kept.rewrites`) redraws the whole. */
 export function renderLog(ctx) {
   const v = ctx.view();
   if (!v) return;
   const log = ctx.el.log;
   const changes = ctx.kept.changes;
   const shown = shownIn.get(log);
-  const grows = Boolean(shown) && shown.count > 0 && shown.count <= changes.length
-    && changes[0].seq === shown.first && changes[shown.count - 1].seq === shown.last;
+  const grows = Boolean(shown) && shown.rewrites === ctx.kept.rewrites && shown.count <= changes.length;
   if (grows) {
     log.append(...linesOf(ctx, changes.slice(shown.count), v));
     while (log.childElementCount > LINES) log.firstElementChild.remove();
   } else {
     replace(log, linesOf(ctx, changes, v).slice(-LINES));
   }
-  shownIn.set(log, { count: changes.length, first: changes[0]?.seq, last: changes[changes.length - 1]?.seq });
+  shownIn.set(log, { count: changes.length, rewrites: ctx.kept.rewrites });
   log.scrollTop = log.scrollHeight;
 }

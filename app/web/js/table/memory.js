@@ -22,6 +22,9 @@ export function memory(tableId) {
   return {
     changes: read("log"),
     chat: read("chat"),
+    // Moves on whenever `changes` is rewritten rather than added to (the log drawn from
+    // them is then drawn again whole).
+    rewrites: 0,
     addChange(seq, events) {
       if (this.changes.some((c) => c.seq === seq)) return false;
       this.changes.push({ seq, events });
@@ -32,6 +35,7 @@ export function memory(tableId) {
      * kept after it. */
     replaceUpTo(version, events) {
       this.changes = [{ seq: version, events }, ...this.changes.filter((c) => c.seq > version)];
+      this.rewrites += 1;
       write("log", this.changes, KEPT_CHANGES);
     },
     addChat(msg) {
