@@ -468,13 +468,27 @@ def test_keyboard_contrast_dark_mode_spectators_and_a_reload_keeps_log_and_chat(
     # A playable tile lifts under the pointer, but its button stays where it was: a button
     # that rose from under a pointer near its lower edge would lose the hover and fall
     # back under it, again and again (with reduced motion, every frame).
+    # (Each box is measured in the page in one go: a redraw may replace the buttons, at
+    # the same places, between two steps of the test.)
+    box_of = """(t) => {
+      const e = document.querySelector(`[data-testid=hand] .hand-tile[data-tile="${t}"]`);
+      const r = e.getBoundingClientRect();
+      return [r.x, r.y, r.width, r.height];
+    }"""
     lifted = on_turn.page.locator("[data-testid=hand] .hand-tile.legal").first
     expect(lifted).to_be_visible()
-    box = lifted.bounding_box()
-    assert box is not None
-    on_turn.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 1)
-    expect(lifted.locator(".tile")).to_have_css("transform", "matrix(1, 0, 0, 1, 0, -3)")
-    assert lifted.bounding_box() == box
+    tile = lifted.get_attribute("data-tile")
+    x, y, width, height = on_turn.page.evaluate(box_of, tile)
+    on_turn.page.mouse.move(x + width / 2, y + height - 1)
+    on_turn.page.wait_for_function(
+        """(t) => {
+          const e = document.querySelector(`[data-testid=hand] .hand-tile[data-tile="${t}"]`);
+          return Boolean(e) && e.matches(':hover')
+            && getComputedStyle(e.querySelector('.tile')).transform === 'matrix(1, 0, 0, 1, 0, -3)';
+        }""",
+        arg=tile,
+    )
+    assert on_turn.page.evaluate(box_of, tile) == [x, y, width, height]
     on_turn.page.mouse.move(0, 0)
 
     # Keyboard: "1"-"9" pick a tile; after the move the focus stays in the hand.
