@@ -55,8 +55,8 @@ export function sound(kind) {
 }
 
 // The notification permission as the table's header offers to ask for it: reading
-// Notification.permission asks the browser each time, and the header is redrawn often. It changes by
-// askNotifications or in the browser's site settings (the permission's change event).
+// Notification.permission asks the browser each time, and the header is redrawn often.
+// It changes by askNotifications or in the site's settings (the permission's change event).
 let permission = "Notification" in window ? Notification.permission : "unsupported";
 if (permission !== "unsupported" && navigator.permissions) {
   navigator.permissions.query({ name: "notifications" }).then((status) => {

@@ -64,7 +64,7 @@ export function onState(ctx, msg) {
   ctx.el.page.dataset.seq = String(seq); // lets tests (and curious players) see the table's version
   state.view = msg.view || null;
   state.sending = false;
-  state.notSent = null;
+  state.notSent = false;
   const v = state.view;
   if (state.faceDown && !(v && (v.legal || []).some((m) => m.closed === true))) state.faceDown = false;
   if (state.opening && !(v && (v.legal || []).some((m) => m.open === state.opening))) state.opening = null;

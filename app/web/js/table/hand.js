@@ -74,7 +74,7 @@ export function renderHand(ctx) {
   hand.classList.toggle("lots", buttons.length > 36); // the engine drawn late from the pot
 
   const choices = endChoices(ctx);
-  if (state.notSent) replace(prompt, state.notSent);
+  if (state.notSent) replace(prompt, h("strong", { class: "refused", role: "alert" }, t("table.offline_move")));
   else if (choices.length) {
     replace(prompt, t("table.play_on", { tile: state.selected }),
       choices.map((c) => h("button", { type: "button", class: `end-button ${c.extra.also ? "also-button" : ""}`, dataset: { end: c.end ?? "" },

@@ -2,7 +2,6 @@
 // ends a selected tile may go to, and the `play` message (PROTOCOL §2a).
 
 import { clearTitleAlert } from "../alerts.js";
-import { h } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { toast } from "../ui.js";
@@ -41,13 +40,13 @@ export function play(ctx, tile, end, extra = {}) {
     // Said in the prompt until the next state or move: the redraws while the socket tries
     // to come back keep it.
     state.selected = null;
-    state.notSent = h("strong", { class: "refused", role: "alert" }, t("table.offline_move"));
+    state.notSent = true;
     ctx.render();
     toast(t("table.offline_move"));
     return;
   }
   state.sending = true;
-  state.notSent = null;
+  state.notSent = false;
   state.selected = null;
   state.refocus = true; // the focus goes back to the hand, not to the page
   clearTitleAlert();

@@ -38,7 +38,7 @@ export function renderTable(root, tableId) {
     faceDown: false, // the next double is laid closed (a move field the variant offers)
     opening: null, // the end of one's own closed double to open with the next move
     sending: false,
-    notSent: null, // the words of a move refused offline, kept in the prompt until the next state
+    notSent: false, // a move was refused offline: said in the prompt until the next state
     confirmResign: false,
     gone: false, // the table no longer exists
     summary: null, // the round_end event shown over the board
