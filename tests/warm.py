@@ -64,6 +64,10 @@ def child(request):
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        # As a fresh interpreter reads it: e.g. a benchmark's server run from another
+        # checkout (PYTHONPATH) imports that checkout's `app`.
+        extra = [p for p in request["env"].get("PYTHONPATH", "").split(os.pathsep) if p]
+        sys.path[:0] = [os.path.abspath(p) for p in extra]
         sys.argv = ["app.cli", *request["args"]]
         try:
             runpy.run_module("app.cli", run_name="__main__", alter_sys=True)
