@@ -535,12 +535,19 @@ def test_keyboard_contrast_dark_mode_spectators_and_a_reload_keeps_log_and_chat(
     expect(on_turn.page.locator("[data-testid=log] li")).to_have_text(log_before)
 
     # A spectator: counted, and no chat box for him.
+    # The table is drawn again for him, and nothing in a's hand changed: its buttons are
+    # the same ones, and the one that has the focus keeps it.
+    a.page.locator("[data-testid=hand] .hand-tile").first.focus()
+    a.page.evaluate("document.activeElement.kept = true")
     watcher = open_tab(DESKTOP)
     watcher.page.goto(f"{server.url}/#/table/{table_id}")
     expect(watcher.page.locator(".spectator-note")).to_be_visible()
     expect(watcher.page.locator(".chat-form")).to_be_hidden()
     expect(watcher.page.locator("[data-testid=chat-note]")).to_be_visible()
     expect(a.page.locator("[data-testid=spectators]")).to_have_text("1 watching")
+    assert a.page.evaluate(
+        "document.activeElement.kept === true"
+        " && document.querySelector('[data-testid=hand]').contains(document.activeElement)")
     for tab in (a, b, watcher):
         tab.assert_clean()
 

@@ -2,7 +2,7 @@
 // bends to fit any width. Items are {tile, left, right} in layout order (left to
 // right); other shapes are normalised as well as possible.
 
-import { h } from "./dom.js";
+import { h, widthOf } from "./dom.js";
 import { t } from "./i18n.js";
 import { parseTile, tileSvg } from "./tiles.js";
 
@@ -41,7 +41,7 @@ function unitFor(width) {
  */
 export function renderChain(container, rawChain, { choices = [], onChoose = null, ends = null, last = null } = {}) {
   const chain = normaliseChain(rawChain);
-  const width = container.clientWidth || 320;
+  const width = widthOf(container) || 320;
   const u = unitFor(width);
   container.style.setProperty("--u", `${u}px`);
   const gap = 2;

@@ -3,11 +3,19 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-function appendChildren(el, children) {
+/** The nodes to put in an element: null, undefined and false are left out; any other
+ * value that is not a node becomes a text node. */
+function nodes(children) {
+  const out = [];
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    out.push(child instanceof Node ? child : document.createTextNode(String(child)));
   }
+  return out;
+}
+
+function appendChildren(el, children) {
+  el.append(...nodes(children));
 }
 
 function setAttrs(el, attrs) {
@@ -41,14 +49,40 @@ export function s(tag, attrs, ...children) {
 }
 
 export function clear(el) {
-  while (el.firstChild) el.removeChild(el.firstChild);
+  el.replaceChildren();
   return el;
 }
 
+/** Put `children` in `el` instead of what it holds, in one change of the page (a child
+ * removed one at a time costs the page a change each). */
 export function replace(el, ...children) {
-  clear(el);
-  appendChildren(el, children);
+  el.replaceChildren(...nodes(children));
   return el;
+}
+
+/** Make `el` hold `children`, in this order, leaving where they are the ones it already
+ * holds in that order: a node taken out and put back would lose the focus it holds. */
+export function arrange(el, ...children) {
+  const wanted = nodes(children);
+  const keep = new Set(wanted);
+  for (const child of [...el.childNodes]) if (!keep.has(child)) child.remove();
+  wanted.forEach((node, i) => {
+    const at = el.childNodes[i] ?? null;
+    if (at !== node) el.insertBefore(node, at);
+  });
+  return el;
+}
+
+// The widths of elements whose size a ResizeObserver follows (`noteWidth`): drawing one
+// then need not make the page lay itself out first, to measure it.
+const widths = new WeakMap();
+
+export function noteWidth(el, width) {
+  widths.set(el, width);
+}
+
+export function widthOf(el) {
+  return widths.get(el) ?? el.clientWidth;
 }
 
 export { duration as formatTime, date as formatDate, signedNum as signed } from "./i18n.js";

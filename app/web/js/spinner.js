@@ -8,7 +8,7 @@
 // Tiles shrink with the board so the cross fits a phone; a very long line scrolls.
 
 import { renderChain } from "./chain.js";
-import { h } from "./dom.js";
+import { h, widthOf } from "./dom.js";
 import { t } from "./i18n.js";
 import { parseTile, tileBack, tileSvg } from "./tiles.js";
 import { seatName } from "./words.js";
@@ -46,7 +46,7 @@ export function renderSpinner(container, chain, { choices = [], onChoose = null,
   // the end buttons about 2; across it, the arms.
   const alongUnits = line.reduce((n, item) => n + (isDouble(item) ? 1 : 2), 0) + 2 * 1.8;
   const acrossUnits = 2 * (up.length + down.length) + 2 + 2 * 1.8;
-  const width = container.clientWidth || 320;
+  const width = widthOf(container) || 320;
   const wideUnit = Math.floor((width - 20) / alongUnits);
   const tall = wideUnit < 18 && acrossUnits < alongUnits;
   const u = Math.max(MIN_UNIT, Math.min(MAX_UNIT, Math.floor((width - 20) / (tall ? acrossUnits : alongUnits))));

@@ -10,7 +10,7 @@
 // older ones), so eight trains fit a phone. When the chosen tile fits several trains,
 // each of those rows gets a button at its open end: the row says whose train it is.
 
-import { h } from "./dom.js";
+import { h, widthOf } from "./dom.js";
 import { dir, t } from "./i18n.js";
 import { parseTile, tileSvg } from "./tiles.js";
 import { endLabel, seatName } from "./words.js";
@@ -39,7 +39,7 @@ function trainOrder(chain, ends, view) {
  * choices: ends the selected tile may go to, each {end, label, short}; onChoose(end).
  */
 export function renderTrains(container, chain, { choices = [], onChoose = null, ends = null, view = null } = {}) {
-  const width = container.clientWidth || 320;
+  const width = widthOf(container) || 320;
   const u = unitFor(width);
   container.style.setProperty("--u", `${u}px`);
   const engine = chain.find((item) => item && item.arm === null) || null;

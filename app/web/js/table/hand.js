@@ -1,7 +1,7 @@
 // Your part of the table: your seat, the prompt, the move's extra toggles and your
 // tiles; and the keys that choose them.
 
-import { h, replace } from "../dom.js";
+import { arrange, h, replace } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { parseTile, tileSvg } from "../tiles.js";
@@ -38,6 +38,10 @@ function extraControls(ctx, v) {
   return toggles.length ? h("div", { class: "move-extras", "data-testid": "move-extras" }, toggles) : null;
 }
 
+// What each hand element was last drawn from: a hand that has not changed (another
+// player's move) keeps its buttons, and the one that holds the focus keeps it.
+const drawn = new WeakMap();
+
 export function renderHand(ctx) {
   const { state, el } = ctx;
   const { hand, prompt, mine } = el;
@@ -54,24 +58,35 @@ export function renderHand(ctx) {
   // Tiles that may go down with a second double this turn (Sea Goat, RULES §7).
   const pairTiles = new Set(moves.filter((m) => m.also).map((m) => m.tile));
   const moveExtras = myTurn ? extraControls(ctx, v) : null;
-  const buttons = (v.hand || []).map((tile, i) => {
-    const tl = parseTile(tile) || [0, 0];
+  const tiles = (v.hand || []).map((tile, i) => {
     const legal = myTurn && legalTiles.has(tile) && !state.sending;
-    // Not `disabled`: a disabled button cannot hold the focus, and after a move the
-    // focus stays in the hand.
-    return h("button", {
-      type: "button",
-      class: `hand-tile ${legal ? "legal" : ""} ${legal && pairTiles.has(tile) ? "with-double" : ""} ${state.selected === tile ? "selected" : ""}`,
-      dataset: { tile }, "aria-disabled": legal ? "false" : "true", "aria-pressed": state.selected === tile ? "true" : "false",
-      "aria-label": `${i < 9 ? `${num(i + 1)}: ` : ""}${tile}${legal ? `, ${t("table.playable")}` : ""}${legal && pairTiles.has(tile) ? `, ${t("table.with_double")}` : ""}`,
-      "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
-      onclick: () => chooseTile(ctx, tile),
-    }, tileSvg(tl[0], tl[1]));
+    const pair = legal && pairTiles.has(tile);
+    return {
+      tile, legal, pair, selected: state.selected === tile,
+      label: `${i < 9 ? `${num(i + 1)}: ` : ""}${tile}${legal ? `, ${t("table.playable")}` : ""}${pair ? `, ${t("table.with_double")}` : ""}`,
+    };
   });
-  replace(hand, buttons.length ? buttons : h("p", { class: "muted" }, v.status === "playing" ? t("table.no_tiles") : ""));
-  // A big hand (Mexican Train's) gets smaller tiles on a phone, so it stays on screen.
-  hand.classList.toggle("many", buttons.length > 14);
-  hand.classList.toggle("lots", buttons.length > 36); // the engine drawn late from the pot
+  const empty = v.status === "playing" ? t("table.no_tiles") : "";
+  const key = JSON.stringify([tiles, empty]);
+  if (drawn.get(hand) !== key) {
+    drawn.set(hand, key);
+    const buttons = tiles.map(({ tile, legal, pair, selected, label }, i) => {
+      const tl = parseTile(tile) || [0, 0];
+      // Not `disabled`: a disabled button cannot hold the focus, and after a move the
+      // focus stays in the hand.
+      return h("button", {
+        type: "button",
+        class: `hand-tile ${legal ? "legal" : ""} ${pair ? "with-double" : ""} ${selected ? "selected" : ""}`,
+        dataset: { tile }, "aria-disabled": legal ? "false" : "true", "aria-pressed": selected ? "true" : "false",
+        "aria-label": label, "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
+        onclick: () => chooseTile(ctx, tile),
+      }, tileSvg(tl[0], tl[1]));
+    });
+    replace(hand, buttons.length ? buttons : h("p", { class: "muted" }, empty));
+    // A big hand (Mexican Train's) gets smaller tiles on a phone, so it stays on screen.
+    hand.classList.toggle("many", buttons.length > 14);
+    hand.classList.toggle("lots", buttons.length > 36); // the engine drawn late from the pot
+  }
 
   const choices = endChoices(ctx);
   if (state.notSent) replace(prompt, h("strong", { class: "refused", role: "alert" }, t("table.offline_move")));
@@ -93,12 +108,13 @@ export function renderHand(ctx) {
   else prompt.textContent = "";
 
   const card = mySeat ? seatCard(ctx, mySeat, v) : null;
-  replace(mine, card, prompt, moveExtras, hand, touchScreen() ? null : h("p", { class: "muted keys-hint" }, t("table.keys_hint")));
+  arrange(mine, card, prompt, moveExtras, hand, touchScreen() ? null : h("p", { class: "muted keys-hint" }, t("table.keys_hint")));
   if ((focusedTile !== null && focusedTile !== undefined) || state.refocus) {
     const again = focusedTile ? hand.querySelector(`[data-tile="${CSS.escape(focusedTile)}"]`) : null;
     const target = again || hand.querySelector(".hand-tile.legal") || hand.querySelector(".hand-tile");
     if (target) {
-      target.focus({ preventScroll: true }); // the hand is where it was: no scrolling to it
+      // The hand is where it was: no scrolling to it.
+      if (document.activeElement !== target) target.focus({ preventScroll: true });
       state.refocus = false;
     }
   }

@@ -7,7 +7,7 @@
 
 import { clearTitleAlert } from "../alerts.js";
 import { auth, get } from "../api.js";
-import { h, replace } from "../dom.js";
+import { h, noteWidth, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { scoreSheet } from "../scores.js";
 import { socket } from "../socket.js";
@@ -88,6 +88,8 @@ export function renderTable(root, tableId) {
     }
   }
 
+  let sheetDrawn = null; // what the score sheet was last drawn from
+
   function render() {
     if (state.gone) {
       renderGone(ctx);
@@ -98,6 +100,7 @@ export function renderTable(root, tableId) {
     renderChatBox(ctx);
     const v = state.view;
     if (!v || !v.seats || v.status === "waiting") {
+      sheetDrawn = null;
       replace(el.sheet, h("p", { class: "muted" }, t("table.no_rounds")));
       return;
     }
@@ -107,8 +110,15 @@ export function renderTable(root, tableId) {
     renderSummary(ctx);
     renderHand(ctx);
     renderResult(ctx);
-    const sheetReady = (v.history || []).length || v.rounds_total;
-    replace(el.sheet, sheetReady ? scoreSheet(v) : h("p", { class: "muted" }, t("table.no_rounds_finished")));
+    // The sheet changes at the end of a round, not at every move: drawn again only then.
+    const sheetKey = JSON.stringify([v.history, v.rounds_total, v.result, v.you,
+      (v.seats || []).map((x) => [x.seat, x.player, x.bot, x.team, x.account, x.opened, x.remembered]),
+      document.documentElement.lang]);
+    if (sheetKey !== sheetDrawn) {
+      sheetDrawn = sheetKey;
+      const sheetReady = (v.history || []).length || v.rounds_total;
+      replace(el.sheet, sheetReady ? scoreSheet(v) : h("p", { class: "muted" }, t("table.no_rounds_finished")));
+    }
   }
 
   async function refreshTable() {
@@ -156,6 +166,7 @@ export function renderTable(root, tableId) {
   let lastWidth = 0;
   const resize = new ResizeObserver(() => {
     const w = el.board.clientWidth;
+    noteWidth(el.board, w);
     if (w !== lastWidth && state.view && state.view.seats) {
       lastWidth = w;
       renderBoard(ctx);
