@@ -53,7 +53,8 @@ AUTOPLAY = """() => {
     if (tile) tile.click();
   };
   new MutationObserver(() => { if (!due) { due = true; setTimeout(act, 0); } })
-    .observe(document.querySelector('.table-page'), { childList: true, subtree: true, attributes: true });
+    .observe(document.querySelector('.table-page'),
+             { childList: true, subtree: true, attributes: true });
   act();
 }"""
 
