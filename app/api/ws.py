@@ -45,6 +45,7 @@ from app.live.store import outage
 from app.services import lobby, play
 from app.services.accounts import PlayerRef
 from app.services.feed import Snapshot
+from app.services.relay import Relayed, Unanswered
 from app.services.runtime import LiveTables
 from app.services.sessions import Identity
 from app.services.tables import Change, ServiceError, now_ms
@@ -305,22 +306,39 @@ class Connection:
             if known is not None and known.version != message.seq:
                 known = None  # play reads the table: the move is stale, or this is behind
             started = time.perf_counter()
+            unanswered = None
             if known is not None and known.holder is not None \
-                    and not live.feed.seats_all_here(message.table_id) \
-                    and await self.relayed(message, msg_id, known.holder, charge):
-                metrics.moves.inc()
+                    and not live.feed.seats_all_here(message.table_id):
+                relayed = await self.relayed(message, msg_id, known.holder, charge)
+                if relayed is True:
+                    metrics.moves.inc()
+                    metrics.moves_relayed.inc()
+                    metrics.move_seconds.observe(time.perf_counter() - started)
+                    return True
+                unanswered = relayed or None
+            try:
+                await self.change(
+                    message.table_id,
+                    msg_id,
+                    play.play(
+                        live.store, player_id, message.table_id, message.tile, message.end,
+                        message.seq, None if known is None else known.table,
+                        None if known is None else known.take_game(), message.fields, charge,
+                    ),
+                )
+            except ServiceError as error:
+                # Stale here, because the holder was only slow and applied it first: its
+                # change answers the move.
+                if unanswered is None or error.code != "stale":
+                    raise
+                version = await live.relay.applied_late(unanswered)
+                if version is None:
+                    raise
+                await self.answer_relayed(message.table_id, version, msg_id)
                 metrics.moves_relayed.inc()
-                metrics.move_seconds.observe(time.perf_counter() - started)
-                return True
-            await self.change(
-                message.table_id,
-                msg_id,
-                play.play(
-                    live.store, player_id, message.table_id, message.tile, message.end,
-                    message.seq, None if known is None else known.table,
-                    None if known is None else known.take_game(), message.fields, charge,
-                ),
-            )
+            finally:
+                if unanswered is not None:
+                    live.relay.forget(unanswered)
             metrics.moves.inc()
             metrics.move_seconds.observe(time.perf_counter() - started)
         elif isinstance(message, Resign):
@@ -426,10 +444,11 @@ class Connection:
             self.release(table_id)
 
     async def relayed(self, message: Play, msg_id: Any, holder: str,
-                      charge: Charge | None) -> bool:
+                      charge: Charge | None) -> bool | Unanswered:
         """A move at a version another process made, applied by that process (it holds the
-        table: app.services.relay) and answered here with the new state; False when it did
-        not answer (then the move is to be applied here)."""
+        table: app.services.relay) and answered here with the new state (True); False when
+        that process is gone, `Unanswered` when it did not answer in time (either way the
+        move is to be applied here)."""
         assert self.player is not None
         table_id = message.table_id
         self.busy.add(table_id)
@@ -437,18 +456,26 @@ class Connection:
             done = await self.live.relay.play(
                 holder, self.player.id, table_id, message.tile, message.end, message.seq,
                 message.fields, charge)
-            if done is None:
-                return False
+            if not isinstance(done, Relayed):
+                return done or False
+            await self.answer_relayed(table_id, done.version, msg_id)
+            return True
+        finally:
+            self.release(table_id)
+
+    async def answer_relayed(self, table_id: str, version: int, msg_id: Any) -> None:
+        """Reply with the version another process wrote for this socket's move."""
+        self.busy.add(table_id)
+        try:
             # Its announcement came first (held for this socket while the move was out,
             # with any change made since, which goes after the reply); were it lost, the
             # table is read again.
-            snapshot = self._held(table_id, done.version)
+            snapshot = self._held(table_id, version)
             if snapshot is None:
                 await self.live.feed.resync(table_id)
-                snapshot = self._held(table_id, done.version) or self.live.feed.latest(table_id)
+                snapshot = self._held(table_id, version) or self.live.feed.latest(table_id)
             if snapshot is not None:
                 self.send_state(snapshot, msg_id)
-            return True
         finally:
             self.release(table_id)
 

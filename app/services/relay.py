@@ -18,7 +18,9 @@ The change's announcement is the answer: its header names the relayed request
 nothing, is answered by a message of its own. The holder writes the game's result if the
 move ended it. A holder that does not answer in `RELAY_SECONDS` (or is gone: nobody listens
 on its channel) is not waited for: the move is applied here, and the compare-and-set keeps
-it from being applied twice.
+it from being applied twice. A holder that was only slow may have applied it first: the move
+tried here is then stale, and the holder's late answer, its change, is the mover's reply
+(`Relay.applied_late`), not a `stale` error for a move that was made.
 """
 
 from __future__ import annotations
@@ -52,6 +54,16 @@ class Relayed:
     version: int
 
 
+@dataclass(frozen=True, slots=True)
+class Unanswered:
+    """A relayed move its holder did not answer within `RELAY_SECONDS`: it is applied where
+    it arrived, and the holder may yet apply it too (it was only slow). Its answer is still
+    listened for (`Relay.applied_late`) until `Relay.forget`."""
+
+    rid: str
+    answer: asyncio.Future[dict[str, Any]]
+
+
 class Relay:
     def __init__(self, store: LiveStore, hub: Hub, feed: Feed, finisher: Finisher) -> None:
         self.store = store
@@ -75,13 +87,15 @@ class Relay:
     async def play(
         self, holder: str, player_id: int, table_id: str, tile: str, end: str | None,
         seq: int, fields: Mapping[str, Any] | None, charge: Charge | None,
-    ) -> Relayed | None:
-        """Have `holder` (a process's writer prefix) apply the move; None when it did not
-        answer (apply it here). Its refusals are raised as they would be here."""
+    ) -> Relayed | Unanswered | None:
+        """Have `holder` (a process's writer prefix) apply the move; None when it is gone,
+        `Unanswered` when it did not answer in time (either way: apply it here). Its
+        refusals are raised as they would be here."""
         # The request's name: this process's writer prefix first, so its answer is known here.
         rid = f"{self.store.writer_prefix}.{next(self._ids)}"
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = answer
+        late = False
         try:
             heard = await self.store.command("PUBLISH", self.store.keys.process_channel(holder),
                                              dumps({
@@ -92,11 +106,13 @@ class Relay:
             }))
             if not heard:
                 return None  # that process is gone
-            reply = await asyncio.wait_for(answer, RELAY_SECONDS)
+            reply = await asyncio.wait_for(asyncio.shield(answer), RELAY_SECONDS)
         except TimeoutError:
-            return None
+            late = True
+            return Unanswered(rid, answer)
         finally:
-            self._waiting.pop(rid, None)
+            if not late:
+                self._waiting.pop(rid, None)
         if "refused" in reply:
             if charge is not None:
                 charge.verdict = Verdict(False, int(reply["refused"]))
@@ -107,6 +123,23 @@ class Relay:
         if charge is not None and charge.verdict is None and charge.keys:
             charge.verdict = Verdict(True, 0)  # taken by the move's write, as here
         return Relayed(int(reply["version"]))
+
+    async def applied_late(self, unanswered: Unanswered) -> int | None:
+        """The version the holder wrote for a move it did not answer in time, if it applied
+        it after all (within another `RELAY_SECONDS`); None if it refused it or is silent.
+        Asked when the move, applied here, was found stale: the holder was only slow, and
+        the move the mover is waiting for is the holder's change."""
+        try:
+            reply = await asyncio.wait_for(asyncio.shield(unanswered.answer), RELAY_SECONDS)
+        except TimeoutError:
+            return None
+        version = reply.get("version")
+        return version if isinstance(version, int) else None
+
+    def forget(self, unanswered: Unanswered) -> None:
+        """Stop listening for a late answer."""
+        if self._waiting.get(unanswered.rid) is unanswered.answer:
+            del self._waiting[unanswered.rid]
 
     def _answered(self, rid: str, change: Announced) -> None:
         """The change a relayed move made, announced (see `Hub.on_answer`)."""
