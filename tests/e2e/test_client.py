@@ -28,6 +28,7 @@ from tests.e2e.browser import (
     finished,
     resign,
     seq_of,
+    signed_up_tabs,
     take_turn,
     wait_for_record,
     wait_seq_after,
@@ -773,3 +774,36 @@ def test_a_move_that_comes_before_the_whole_log_does_not_stand_for_it(
     expect(log.first).to_contain_text("Round 1")
     expect(log.last).to_have_text(on_turn.page.locator("[data-testid=log] li").last.inner_text())
     watcher.assert_clean()
+
+
+def test_a_waiting_table_keeps_its_join_button_while_people_come_and_go(
+    server: Server, open_tab
+) -> None:
+    """A socket coming to a waiting table changes nothing its visitors' waiting box shows,
+    so the box is left as it is. Rebuilt at every presence, a click pressed on its Join
+    button and released on the new one was lost, and the table never filled."""
+    suffix = secrets.token_hex(3)
+    a, b = signed_up_tabs(open_tab, server, [f"host_{suffix}", f"guest_{suffix}"],
+                          [DESKTOP, PHONE])
+    a.page.locator("[data-testid=create-table]").get_by_role("button", name="Create table").click()
+    a.page.wait_for_url(re.compile(r"#/table/"))
+    table_id = a.page.url.split("#/table/")[1]
+    presences: list[object] = []
+    b.page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda frame: presences.append(frame) if "table.presence" in str(frame)
+        else None))
+    b.page.goto(f"{server.url}/#/table/{table_id}")
+    join = b.page.get_by_role("button", name="Join this table")
+    expect(join).to_be_visible()
+    join.evaluate("e => { e.kept = true; }")
+    seen = len(presences)
+    with ws_connect(server.ws_url) as watcher:
+        watcher.send(json.dumps({"type": "table.subscribe", "table_id": table_id, "id": 1}))
+        deadline = time.monotonic() + 10
+        while len(presences) == seen:
+            assert time.monotonic() < deadline, "the new spectator was never announced"
+            b.page.wait_for_timeout(50)
+        b.page.wait_for_timeout(200)  # the page has drawn the news by now
+        assert join.evaluate("e => e.kept === true")
+    for tab in (a, b):
+        tab.assert_clean()

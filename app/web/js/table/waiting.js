@@ -28,8 +28,8 @@ async function addBot(ctx, strength) {
 
 function botControls(ctx) {
   const { state } = ctx;
-  // The waiting box is rebuilt whenever the table changes (a join, a presence), so the
-  // choice lives in the state, not in the select that shows it.
+  // The waiting box is rebuilt whenever what it shows changes (a join), so the choice
+  // lives in the state, not in the select that shows it.
   const strength = h("select", {
     name: "strength", "data-testid": "bot-strength",
     onchange: (ev) => { state.botStrength = ev.target.value; },
@@ -58,8 +58,14 @@ function inviteBox(tableId) {
   return h("div", { class: "invite" }, h("p", {}, t("invite.text")), h("div", { class: "invite-row" }, field, copy), copied);
 }
 
+// What each waiting box was last drawn from: a change that alters nothing in it (a
+// socket coming or going) leaves it as it is, so a click on its button that spans the
+// change (pressed on one button, released on its replacement) is not lost.
+const drawn = new WeakMap();
+
 export function renderGone(ctx) {
   const { el } = ctx;
+  drawn.delete(el.waiting);
   el.waiting.hidden = false;
   for (const part of [el.seatsBox, el.statusBar, el.felt, el.mine, el.result]) part.hidden = true;
   replace(el.waiting,
@@ -81,6 +87,10 @@ export function renderWaiting(ctx) {
   const seats = (tb && tb.seats) || (v && v.seats) || [];
   const free = seats.filter((x) => !x.player).length;
   const isSeated = ctx.mySeatInTable() !== null;
+  const key = JSON.stringify([seats.map((x) => [x.seat, x.player, x.bot]), isSeated, auth.signedIn,
+    Boolean(tb && tb.rated), state.botStrength, document.documentElement.lang]);
+  if (drawn.get(el.waiting) === key) return;
+  drawn.set(el.waiting, key);
   replace(el.waiting,
     h("h2", {}, free ? t("table.waiting_for", { n: free }) : t("table.starting")),
     h("ul", { class: "seat-list" }, seats.map((x) => h("li", { class: x.player ? "taken" : "free" },
