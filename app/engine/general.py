@@ -32,11 +32,12 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
-from app.engine.game import FIRST_RULES, RULES, Event, Result, Standings
+from app.engine.events import Event
 from app.engine.goat_family import GoatFamily
 from app.engine.options import Option
 from app.engine.rating import margin_gains
 from app.engine.teams import TEAM_PLAYERS, Sides
+from app.engine.values import FIRST_RULES, RULES, Result, Standings
 
 MINUTE_MS = 60_000
 DECISIVE_LEAD = 3  # a team that leads by 3 Generals wins at once
@@ -88,18 +89,12 @@ class General(GoatFamily):
             self.recalled_ms = None
             return
         if type(at) is not int or at < self.ended_ms:
-            raise IllegalMove(
-                f"{ENDED_MS} must be a whole number of milliseconds, not before the last "
-                f"round's end ({self.ended_ms}), not {at!r}"
-            )
+            raise IllegalMove("bad_ended_ms", last=self.ended_ms, value=repr(at))
         self.recalled_ms = at
 
     def check_finished_round(self, written: Mapping[str, Any]) -> None:
         if ENDED_MS not in written and self.rules != FIRST_RULES:
-            raise IllegalMove(
-                f"a finished round must give its {ENDED_MS} (when it ended, milliseconds since "
-                "the start)"
-            )
+            raise IllegalMove("missing_ended_ms")
 
     def _round_end_ms(self) -> int:
         """When the round that is ending ended: as written (a replay), by the clock (live),

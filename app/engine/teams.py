@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.errors import OptionsError
-from app.engine.game import Result
 from app.engine.rating import team_gains
+from app.engine.values import Result
 
 TEAM_PLAYERS = 4  # a team game seats four: two teams of two
 TEAM_COUNT = 2
@@ -37,7 +37,7 @@ def partner(seat: int) -> int:
 def check_team_players(variant: str, players: int, teams: bool) -> None:
     """OptionsError when teams are asked for at a table that does not seat four."""
     if teams and players != TEAM_PLAYERS:
-        raise OptionsError(f"team {variant} is played by 4 players (partners sit opposite)")
+        raise OptionsError("teams_need_four_players", variant=variant)
 
 
 @dataclass(frozen=True, slots=True)
