@@ -80,20 +80,20 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             round_pause_seconds=body.round_pause_seconds,
             private=body.private,
         )
-        return await lobby.create_table(live.store, player, terms,
-                                        admit=live.caps.admit_table(player.id))
+        return dict(await lobby.create_table(live.store, player, terms,
+                                             admit=live.caps.admit_table(player.id)))
 
 
 @router.get("")
 async def list_tables(live: LiveDep) -> list[dict[str, Any]]:
     with _refusals():
-        return await lobby.list_tables(live.store)
+        return [dict(table) for table in await lobby.list_tables(live.store)]
 
 
 @router.get("/{table_id}", responses=_failures(404))
 async def get_table(table_id: str, live: LiveDep) -> dict[str, Any]:
     with _refusals():
-        return await lobby.get_table(live.store, table_id)
+        return dict(await lobby.get_table(live.store, table_id))
 
 
 @router.get("/{table_id}/log", responses=_failures(404))

@@ -50,6 +50,7 @@ from app.services.play.relay import Relayed, Unanswered
 from app.services.runtime import LiveTables
 from app.services.tables import lobby
 from app.services.tables.transact import Change, ServiceError, now_ms
+from app.wire.messages import PROTOCOL, Error, ServerMessage, Welcome
 
 log = logging.getLogger(__name__)
 
@@ -83,14 +84,14 @@ class Connection:
         # A handshake cookie that could not be checked (a store was down): hello tries again.
         self.unchecked_cookie: str | None = None
         self.close_code = 1008
-        self.outbox: Outbox[dict[str, Any] | None] = Outbox(self._send)
+        self.outbox: Outbox[ServerMessage | None] = Outbox(self._send)
         self.last_sent: dict[str, int] = {}
         # While a command of this socket is changing a table, announcements of that table
         # wait, so the reply (with the command's id) is the first message of its version.
         self.busy: set[str] = set()
         self.pending: dict[str, list[Snapshot]] = {}
         self.lobby_ready = True
-        self.lobby_held: list[dict[str, Any]] = []
+        self.lobby_held: list[ServerMessage] = []
         self.limits = SocketLimits(live, client_address(websocket.scope))
         self.closed = False
         self.renewal: asyncio.Task[None] | None = None
@@ -105,7 +106,7 @@ class Connection:
 
     # -- outgoing ---------------------------------------------------------------------
 
-    def offer(self, message: dict[str, Any]) -> None:
+    def offer(self, message: ServerMessage) -> None:
         if self.closed:
             return
         if not self.lobby_ready and message["type"].startswith("lobby."):
@@ -143,21 +144,24 @@ class Connection:
         for held in self.pending.pop(table_id, ()):
             self.send_state(held)
 
-    def error(self, code: str, message: str, msg_id: Any = _NO_ID, **extra: Any) -> None:
-        reply: dict[str, Any] = {
+    def error(self, code: str, message: str, msg_id: Any = _NO_ID,
+              retry_ms: int | None = None) -> None:
+        reply: Error = {
             "type": "error", "code": code, "message": translate(message, self.lang, code),
-            **extra,
         }
+        if retry_ms is not None:
+            reply["retry_ms"] = retry_ms
         if msg_id is not _NO_ID:
             reply["id"] = msg_id
         self.offer(reply)
 
-    def reply(self, message: dict[str, Any], msg_id: Any) -> None:
+    def reply(self, message: ServerMessage, msg_id: Any) -> None:
         if msg_id is not _NO_ID:
-            message = {**message, "id": msg_id}
+            message = message.copy()
+            message["id"] = msg_id
         self.offer(message)
 
-    async def _send(self, message: dict[str, Any] | None) -> None:
+    async def _send(self, message: ServerMessage | None) -> None:
         """One message to the socket (None: close it); a socket that failed is closed."""
         try:
             if message is None:
@@ -221,8 +225,8 @@ class Connection:
             self.rate_limited(refusal.retry_ms, msg_id)
         except ServiceError as error:
             if await self.within(charge, msg_id):
-                extra = {"retry_ms": RETRY_MS} if error.code == "unavailable" else {}
-                self.error(error.code, error.message, msg_id, **extra)
+                self.error(error.code, error.message, msg_id,
+                           RETRY_MS if error.code == "unavailable" else None)
         except (RedisError, SQLAlchemyError, OSError) as error:
             # Our stores did not answer: nothing changed, and the client may try again.
             metrics.count_error(error)
@@ -506,8 +510,9 @@ class Connection:
             self.release(table_id)
 
 
-def _welcome(player: PlayerRef) -> dict[str, Any]:
-    return {"type": "welcome", "player": {"id": player.id, "name": player.name}}
+def _welcome(player: PlayerRef) -> Welcome:
+    return {"type": "welcome", "player": {"id": player.id, "name": player.name},
+            "protocol": PROTOCOL}
 
 
 def _frame_id(text: str | None) -> Any:
@@ -567,8 +572,8 @@ def _describe(error: ValidationError, data: dict[str, Any]) -> str:
 
 async def _refuse(websocket: WebSocket, conn: Connection, why: str, retry_ms: int) -> None:
     """PROTOCOL's rate_limited error, then close (1013: try again later)."""
-    message = {"type": "error", "code": "rate_limited", "message": translate(why, conn.lang),
-               "retry_ms": retry_ms}
+    message: Error = {"type": "error", "code": "rate_limited",
+                      "message": translate(why, conn.lang), "retry_ms": retry_ms}
     with contextlib.suppress(Exception):
         await websocket.send_text(orjson.dumps(message).decode())
         await websocket.close(code=CLOSE_TRY_AGAIN, reason="rate limited")

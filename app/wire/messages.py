@@ -408,7 +408,7 @@ class SeekMatched(TypedDict):
     id: NotRequired[MessageId]
 
 
-class TournamentPlayer(TypedDict):
+class TournamentStanding(TypedDict):
     id: int
     name: str
     points: float
@@ -418,7 +418,7 @@ class TournamentPlayer(TypedDict):
     withdrawn: bool
 
 
-class TournamentTable(TypedDict):
+class TournamentTableInfo(TypedDict):
     table_id: str
     round: int | None
     seats: list[int]
@@ -428,7 +428,7 @@ class TournamentTable(TypedDict):
     finished_at: int | None
 
 
-class Tournament(TypedDict):
+class TournamentInfo(TypedDict):
     """A tournament as PROTOCOL §2b shows it."""
 
     id: str
@@ -436,8 +436,8 @@ class Tournament(TypedDict):
     variant: str
     options: Options
     seats: int
-    format: Literal["arena", "swiss"]
-    status: Literal["waiting", "running", "finished"]
+    format: str  # "arena" | "swiss"
+    status: str  # "waiting" | "running" | "finished"
     creator: str | None
     starts_at: int | None
     started_at: int | None
@@ -452,13 +452,13 @@ class Tournament(TypedDict):
     private: bool
     max_players: int | None
     winner: str | None
-    players: list[TournamentPlayer]
-    tables: list[TournamentTable]
+    players: list[TournamentStanding]
+    tables: list[TournamentTableInfo]
 
 
 class TournamentUpdate(TypedDict):
     type: Literal["tournament.update"]
-    tournament: Tournament
+    tournament: TournamentInfo
     id: NotRequired[MessageId]
 
 
@@ -493,7 +493,8 @@ class ChangeHeader(TypedDict):
     writer: str
     # the length of the state's JSON, which follows the header line
     state: int
-    log: NotRequired[list[int]]
+    # None: the writer did not keep its log entries as JSON
+    log: NotRequired[list[int] | None]
     players: NotRequired[list[int | None]]
     connected: NotRequired[list[int]]
     spectators: NotRequired[int]
@@ -506,7 +507,7 @@ class ChangeFields(TypedDict):
     """What a writer adds to its change's header: the sizes of the state's log entries
     and, when it made them for every process, the views' parts (app.services.fanout)."""
 
-    log: list[int]
+    log: list[int] | None
     players: NotRequired[list[int | None]]
     connected: NotRequired[list[int]]
     spectators: NotRequired[int]
@@ -608,7 +609,7 @@ class PlayerNotice(TypedDict):
 
 class TournamentNote(TypedDict):
     tournament_id: str
-    tournament: Tournament
+    tournament: TournamentInfo
 
 
 class Revoked(TypedDict):

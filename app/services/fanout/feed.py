@@ -39,6 +39,7 @@ from app.services.fanout.snapshot import _UNPARSED, Snapshot, load_snapshot
 from app.services.fanout.watch import Subscriber, Watch
 from app.services.tables.lobby import list_tables
 from app.services.tables.table import Table
+from app.wire.messages import LobbyRemove, LobbyUpdate, TableInfo
 
 __all__ = ["PRESENCE_REFRESH_SECONDS", "Feed", "Snapshot", "Subscriber"]
 
@@ -104,7 +105,7 @@ class Feed:
 
     # -- subscriptions ----------------------------------------------------------------
 
-    async def subscribe_lobby(self, sub: Subscriber) -> list[dict[str, Any]]:
+    async def subscribe_lobby(self, sub: Subscriber) -> list[TableInfo]:
         self.lobby.add(sub)
         return await list_tables(self.store)
 
@@ -320,7 +321,7 @@ class Feed:
         table_id = message.get("table_id")
         if not isinstance(table_id, str):
             return
-        note: dict[str, Any]
+        note: LobbyUpdate | LobbyRemove
         if message.get("kind") == "remove":
             note = {"type": "lobby.remove", "table_id": table_id}
         elif isinstance(message.get("table"), dict):

@@ -23,6 +23,7 @@ from app.services.tables.transact import (
     own_view,
     public_view,
 )
+from app.wire.messages import ChangeFields, PublicView, TablePresence, TableState
 
 _UNPARSED: Any = object()
 
@@ -98,7 +99,7 @@ class Snapshot:
         # The shared part of this version's views (`{...,`), each seat's own rest of its
         # view, each whole view, and the events since each version a socket last had.
         self._public = b""
-        self._shared_view: dict[str, Any] = {}
+        self._shared_view: PublicView | None = None
         self._own: dict[int | None, bytes] = {}
         self._views: dict[int | None, orjson.Fragment] = {}
         self._events: dict[int, tuple[bytes, orjson.Fragment]] = {}
@@ -196,8 +197,9 @@ class Snapshot:
         own = self._own.get(seat)
         if own is None:
             self._shared()
-            own = self._own[seat] = orjson.dumps(
-                own_view(self.game, seat, self._shared_view))[1:]
+            shared = self._shared_view
+            assert shared is not None
+            own = self._own[seat] = orjson.dumps(own_view(self.game, seat, shared))[1:]
         return own
 
     def _events_since(self, last_sent: int) -> tuple[bytes, orjson.Fragment]:
@@ -215,7 +217,7 @@ class Snapshot:
             events = self._events[last_sent] = raw, orjson.Fragment(raw)
         return events
 
-    def message(self, player_id: int | None, last_sent: int) -> dict[str, Any]:
+    def message(self, player_id: int | None, last_sent: int) -> TableState:
         """The `table.state` for this player, with the events he has not seen yet."""
         return {
             "type": "table.state",
@@ -235,20 +237,21 @@ class Snapshot:
         then each makes its own, or nobody else listened at the last change)."""
         table = self.table
         if not self.share:
-            return Announcement(b"," + orjson.dumps({"log": table.log_sizes()})[1:-1])
+            log_only: ChangeFields = {"log": table.log_sizes()}
+            return Announcement(b"," + orjson.dumps(log_only)[1:-1])
         seats: list[int | None] = [*range(table.players), None]
         parts = [self._shared(), *(self._own_part(seat) for seat in seats),
                  self._events_since(self.version - 1)[0]]
-        fields = orjson.dumps({
+        fields: ChangeFields = {
             "players": [None if who is None else who.id for who in table.seats],
             "log": table.log_sizes(),
             "connected": sorted(self.connected),
             "spectators": self.spectators,
             "sizes": [len(part) for part in parts],
-        })
-        return Announcement(b"," + fields[1:-1], b"".join(parts))
+        }
+        return Announcement(b"," + orjson.dumps(fields)[1:-1], b"".join(parts))
 
-    def presence_message(self) -> dict[str, Any]:
+    def presence_message(self) -> TablePresence:
         return {
             "type": "table.presence",
             "table_id": self.table_id,

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.services.fanout.snapshot import Snapshot
+from app.wire.messages import ServerMessage
 
 
 class Subscriber(Protocol):
@@ -20,7 +21,7 @@ class Subscriber(Protocol):
 
     def offer_state(self, snapshot: Snapshot) -> None: ...
 
-    def offer(self, message: dict[str, Any]) -> None: ...
+    def offer(self, message: ServerMessage) -> None: ...
 
 
 @dataclass(eq=False)

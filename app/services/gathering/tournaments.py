@@ -19,6 +19,7 @@ from app.db.session import Database
 from app.domain.points import Played, standings
 from app.engine import OptionsError, validate_options
 from app.services.tables.transact import ServiceError
+from app.wire.messages import TournamentInfo, TournamentStanding
 
 FORMATS = ("swiss", "arena")
 STATUSES = ("waiting", "running", "finished")
@@ -76,7 +77,7 @@ async def skill_of(session: AsyncSession, player_id: int, variant: str) -> float
 
 
 async def create(db: Database, creator: Member, ask: TournamentRequest, store: str
-                 ) -> dict[str, Any]:
+                 ) -> TournamentInfo:
     """A waiting tournament, run by the directors of the live store `store` (its prefix)."""
     try:
         options = validate_options(ask.variant, ask.seats, ask.options)
@@ -102,12 +103,12 @@ async def create(db: Database, creator: Member, ask: TournamentRequest, store: s
     return await describe(db, row.id)
 
 
-async def describe(db: Database, tournament_id: str) -> dict[str, Any]:
+async def describe(db: Database, tournament_id: str) -> TournamentInfo:
     async with db.session() as session:
         return await describe_in(session, tournament_id)
 
 
-async def describe_in(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
+async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentInfo:
     """The tournament as PROTOCOL §2b shows it, with live standings once it has begun."""
     row = await session.get(Tournament, tournament_id)
     if row is None:
@@ -128,7 +129,7 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> dict[str, An
         for standing in standings({m.player_id: m.points for m, _ in members}, played):
             places[standing.player] = standing.place
     ranked = sorted(members, key=lambda m: (places.get(m[0].player_id, 0), -m[0].points, m[1]))
-    players = [
+    players: list[TournamentStanding] = [
         {"id": m.player_id, "name": name, "points": m.points, "games": m.games,
          "byes": m.byes, "place": places.get(m.player_id), "withdrawn": m.withdrawn}
         for m, name in ranked

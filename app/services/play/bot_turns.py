@@ -17,7 +17,6 @@ import asyncio
 import logging
 import random
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from app.bots import STRENGTHS, SeatView, player_for
 from app.live.store import LiveStore
@@ -27,6 +26,7 @@ from app.services.tables import lobby
 from app.services.tables.bot_seats import bot_entry, bot_on_turn
 from app.services.tables.table import Person, Table
 from app.services.tables.transact import Change, ServiceError, build_view, game_of, load
+from app.wire.messages import View
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class BotTurns:
         return await moves.expire(self.store, table_id)
 
     async def move(
-        self, table_id: str, version: int, who: Person, view: dict[str, Any]
+        self, table_id: str, version: int, who: Person, view: View
     ) -> None:
         try:
             assert who.bot is not None

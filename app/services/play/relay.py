@@ -39,6 +39,7 @@ from app.services.durable.finish import Finisher
 from app.services.fanout.feed import Feed
 from app.services.play import moves
 from app.services.tables.transact import ServiceError
+from app.wire.messages import PlayedReply, RelayedPlay
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +97,15 @@ class Relay:
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = answer
         late = False
+        request: RelayedPlay = {
+            "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
+            "table_id": table_id, "tile": tile, "end": end, "seq": seq,
+            "fields": dict(fields or {}),
+            "charge": None if charge is None else [list(charge.keys), list(charge.args)],
+        }
         try:
             heard = await self.store.command("PUBLISH", self.store.keys.process_channel(holder),
-                                             dumps({
-                "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
-                "table_id": table_id, "tile": tile, "end": end, "seq": seq,
-                "fields": dict(fields or {}),
-                "charge": None if charge is None else [charge.keys, charge.args],
-            }))
+                                             dumps(request))
             if not heard:
                 return None  # that process is gone
             reply = await asyncio.wait_for(asyncio.shield(answer), RELAY_SECONDS)
@@ -160,7 +162,7 @@ class Relay:
 
     async def _apply(self, message: dict[str, Any]) -> None:
         """A move another process relayed: applied here as one of this process's own."""
-        reply: dict[str, Any] = {"kind": "played", "rid": message.get("rid")}
+        reply: PlayedReply = {"kind": "played", "rid": str(message.get("rid"))}
         charge = None
         try:
             table_id, seq = str(message["table_id"]), int(message["seq"])

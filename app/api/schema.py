@@ -1,0 +1,57 @@
+"""The protocol as a JSON Schema (draft 2020-12), made from the models themselves: the
+client's messages (app.api.protocol), the server's (app.wire.messages) and the messages
+between the server's processes. `docs/protocol.schema.json` is its output, kept equal to
+it by a test:
+
+    python -m app.api.schema > docs/protocol.schema.json
+
+Validate a frame against `{"$ref": "#/$defs/ServerMessage"}` (or `ClientMessage`,
+`InterProcess`) with this document's `$defs`. Every message allows fields it does not
+name (PROTOCOL: extra fields are always allowed); the fields it names are required where
+PROTOCOL sends them always.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import orjson
+from pydantic import TypeAdapter
+
+from app.api.protocol import ClientMessage
+from app.wire.messages import PROTOCOL, InterProcess, ServerMessage
+
+DIRECTIONS: dict[str, Any] = {
+    "ClientMessage": ClientMessage,
+    "ServerMessage": ServerMessage,
+    "InterProcess": InterProcess,
+}
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The whole protocol: every message of each direction under `$defs`."""
+    keyed, shared = TypeAdapter.json_schemas(
+        [(name, "validation", TypeAdapter(kind)) for name, kind in DIRECTIONS.items()])
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "The dominoes server's protocol",
+        "description": (
+            "Client -> server (ClientMessage) and server -> client (ServerMessage) websocket "
+            "frames of PROTOCOL §2, and the messages between the server's processes "
+            "(InterProcess). Made by `python -m app.api.schema` from the models."),
+        "protocol": PROTOCOL,
+        "$defs": {
+            **shared.get("$defs", {}),
+            **{name: keyed[(name, "validation")] for name in DIRECTIONS},
+        },
+    }
+
+
+def dumps(schema: dict[str, Any]) -> bytes:
+    """The document as it is committed: indented, one trailing newline."""
+    return orjson.dumps(schema, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.buffer.write(dumps(protocol_schema()))
