@@ -33,11 +33,14 @@ def validator(name: str) -> Draft202012Validator:
 
 
 def problems(frame: Any, direction: str = "ServerMessage") -> list[str]:
-    """Why `frame` is not a message of `direction` ([] when it is one). The message is
+    """Why `frame` is not a message of `direction` ([] when it is one; `direction` may
+    also name one message, e.g. `PlayerNotice`). The message is
     found by its discriminator (`type`, or `kind` between processes), as a client does, so
     each error names the field at fault."""
     union = schema()["$defs"][direction]
     found = [_said(error) for error in validator(direction).iter_errors(frame)]
+    if "discriminator" not in union:  # one message, not a union of them
+        return found
     key = union["discriminator"]["propertyName"]
     ref = union["discriminator"]["mapping"].get(frame.get(key)) \
         if isinstance(frame, dict) else None

@@ -20,12 +20,16 @@ import orjson
 from pydantic import TypeAdapter
 
 from app.api.protocol import ClientMessage
-from app.wire.messages import PROTOCOL, InterProcess, ServerMessage
+from app.wire.messages import PROTOCOL, InterProcess, PlayerNotice, ServerMessage, TournamentNote
 
+# Each direction's union, and the two messages between processes that go on channels of
+# their own (players', tournaments') and carry no `kind`.
 DIRECTIONS: dict[str, Any] = {
     "ClientMessage": ClientMessage,
     "ServerMessage": ServerMessage,
     "InterProcess": InterProcess,
+    "PlayerNotice": PlayerNotice,
+    "TournamentNote": TournamentNote,
 }
 
 
@@ -33,18 +37,19 @@ def protocol_schema() -> dict[str, Any]:
     """The whole protocol: every message of each direction under `$defs`."""
     keyed, shared = TypeAdapter.json_schemas(
         [(name, "validation", TypeAdapter(kind)) for name, kind in DIRECTIONS.items()])
+    # A union's schema is made here; a single message's is already among the `$defs`.
+    unions = {name: keyed[(name, "validation")] for name in DIRECTIONS
+              if keyed[(name, "validation")] != {"$ref": f"#/$defs/{name}"}}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "The dominoes server's protocol",
         "description": (
             "Client -> server (ClientMessage) and server -> client (ServerMessage) websocket "
             "frames of PROTOCOL §2, and the messages between the server's processes "
-            "(InterProcess). Made by `python -m app.api.schema` from the models."),
+            "(InterProcess; PlayerNotice and TournamentNote on their own channels). Made by "
+            "`python -m app.api.schema` from the models."),
         "protocol": PROTOCOL,
-        "$defs": {
-            **shared.get("$defs", {}),
-            **{name: keyed[(name, "validation")] for name in DIRECTIONS},
-        },
+        "$defs": {**shared.get("$defs", {}), **unions},
     }
 
 

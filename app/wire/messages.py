@@ -122,7 +122,8 @@ class RoundStartEvent(_Event):
 
 class PlayEvent(_SeatEvent):
     type: Literal["play"]
-    tile: str
+    # none while the tile lies face down (Donkey's closed double: its `open` names it)
+    tile: NotRequired[str]
     end: str | None
     also: NotRequired[list[Placed]]
     closed: NotRequired[bool]
