@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from app.engine.game import Event
+from app.engine.events import Event
 from app.services.tables.bot_seats import is_bot
 from app.services.tables.table import Person, Table
 from app.wire.messages import Result

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
 from app.engine import VARIANTS, Game, game_from_dict
-from app.engine.game import Event
+from app.engine.events import Event
 from app.live.ratelimit import Charge
 from app.live.store import Announcement, LiveStore, Write, dumps
 from app.services.tables.bot_seats import wake_at
