@@ -14,10 +14,23 @@ PROTOCOL sends them always.
 from __future__ import annotations
 
 import sys
-from typing import Any
+import types
+from functools import cache
+from typing import (
+    Annotated,
+    Any,
+    NotRequired,
+    Required,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import orjson
+import typing_extensions
 from pydantic import TypeAdapter
+from typing_extensions import is_typeddict
 
 from app.api.protocol import ClientMessage
 from app.wire.messages import PROTOCOL, InterProcess, PlayerNotice, ServerMessage, TournamentNote
@@ -36,7 +49,7 @@ DIRECTIONS: dict[str, Any] = {
 def protocol_schema() -> dict[str, Any]:
     """The whole protocol: every message of each direction under `$defs`."""
     keyed, shared = TypeAdapter.json_schemas(
-        [(name, "validation", TypeAdapter(kind)) for name, kind in DIRECTIONS.items()])
+        [(name, "validation", TypeAdapter(portable(kind))) for name, kind in DIRECTIONS.items()])
     # A union's schema is made here; a single message's is already among the `$defs`.
     unions = {name: keyed[(name, "validation")] for name in DIRECTIONS
               if keyed[(name, "validation")] != {"$ref": f"#/$defs/{name}"}}
@@ -51,6 +64,37 @@ def protocol_schema() -> dict[str, Any]:
         "protocol": PROTOCOL,
         "$defs": {**shared.get("$defs", {}), **unions},
     }
+
+
+def portable(hint: Any) -> Any:
+    """`hint` with every TypedDict in it made again by typing_extensions, whose TypedDicts
+    pydantic reads on Python 3.11 (the engine's, of the standard library, it does not):
+    the same names, fields, optional keys and documentation."""
+    origin = get_origin(hint)
+    if is_typeddict(hint):
+        return _typed_dict(hint)
+    if origin is Annotated:
+        inner, *meta = get_args(hint)
+        return Annotated[(portable(inner), *meta)]
+    if origin in (Union, types.UnionType):
+        return Union[tuple(portable(arg) for arg in get_args(hint))]  # noqa: UP007
+    if origin in (NotRequired, Required, list, dict, tuple):
+        return origin[tuple(portable(arg) for arg in get_args(hint))]
+    return hint
+
+
+@cache
+def _typed_dict(cls: Any) -> Any:
+    fields = {}
+    for name, hint in get_type_hints(cls, include_extras=True).items():
+        if get_origin(hint) in (NotRequired, Required):
+            hint = get_args(hint)[0]
+        hint = portable(hint)
+        fields[name] = NotRequired[hint] if name in cls.__optional_keys__ else hint
+    made = typing_extensions.TypedDict(cls.__name__, fields)  # type: ignore[misc]
+    made.__doc__ = cls.__doc__
+    made.__module__ = cls.__module__
+    return made
 
 
 def dumps(schema: dict[str, Any]) -> bytes:

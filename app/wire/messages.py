@@ -13,16 +13,18 @@ part of a message is built once per version and spliced into every socket's fram
 (a view, the events), its type says so: `View | Encoded` - the schema shows the view.
 """
 
-from __future__ import annotations
-
-from typing import Annotated, Literal, NotRequired
+# No `from __future__ import annotations`: the TypedDicts' optional keys must be known at
+# run time (`__required_keys__`, `__optional_keys__`) to whoever reads them.
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 import orjson
 from pydantic import Field, InstanceOf, JsonValue
 from pydantic.json_schema import SkipJsonSchema
-from typing_extensions import TypedDict
 
+from app.engine.events import Event
 from app.engine.options import OptionValue
+from app.engine.values import PlacementDict
+from app.engine.values import Result as EngineResult
 
 # The version of this protocol, sent in `welcome`: raised only by a change that breaks
 # a client written for the one before (PROTOCOL: a renamed field or message).
@@ -61,155 +63,78 @@ class TableInfo(TypedDict):
     bot_takeover: NotRequired[bool]
 
 
-# -- the events of a change (PROTOCOL §2 `events`, §3 `end`) ------------------------------
+# -- the events of a change (PROTOCOL §2 `events`) ----------------------------------------
+# The game's own are the engine's (app.engine.events); these are the table's: a seat taken
+# or left, a rematch offered, a computer player taking over a seat, a round resumed, a
+# turn's clock restarted.
 
 
-class RoundEndKind(TypedDict):
-    kind: Literal["out", "fish", "timeout"]
-    by: int
-    points: list[int]
-    credited: list[int]
+class Result(EngineResult):
+    """A view's `result`: the game's, and why a game that pays no ratings pays none."""
 
-
-class Result(TypedDict):
-    reason: str
-    losers: list[int]
-    winners: list[int]
-    final: list[int]
-    rating: list[int]
     unrated_reason: NotRequired[str]
 
 
-class Placed(TypedDict):
-    tile: str
-    end: str | None
-
-
-class _Event(TypedDict):
-    round: int
-
-
-class _SeatEvent(_Event):
-    seat: int
-
-
-class JoinEvent(_SeatEvent):
+class JoinEvent(TypedDict):
     type: Literal["join"]
+    round: int
+    seat: int
     player: str
 
 
-class LeaveEvent(_SeatEvent):
+class LeaveEvent(TypedDict):
     type: Literal["leave"]
+    round: int
+    seat: int
     player: str
 
 
-class StartEvent(_Event):
-    type: Literal["start"]
-    commitment: str | None
-    players: int
+class RematchEvent(TypedDict):
+    """`seat` offered a rematch: every seat that has (`offers`), and the new table once all
+    the people at this one have."""
 
-
-class RedealEvent(_Event):
-    type: Literal["redeal"]
-    attempt: int
-
-
-class RoundStartEvent(_Event):
-    type: Literal["round_start"]
-    turn: int
-    bazaar: int
-
-
-class PlayEvent(_SeatEvent):
-    type: Literal["play"]
-    # none while the tile lies face down (Donkey's closed double: its `open` names it)
-    tile: NotRequired[str]
-    end: str | None
-    also: NotRequired[list[Placed]]
-    closed: NotRequired[bool]
-    open: NotRequired[str]
-
-
-class DrawEvent(_SeatEvent):
-    type: Literal["draw"]
-    count: int
-
-
-class KnockEvent(_SeatEvent):
-    type: Literal["knock"]
-
-
-class ScoreEvent(_SeatEvent):
-    type: Literal["score"]
-    points: int
-    count: int
-
-
-class OpenEvent(_SeatEvent):
-    type: Literal["open"]
-    end: str
-    tile: str
-
-
-class EngineEvent(_SeatEvent):
-    type: Literal["engine"]
-    number: int
-
-
-class MarkerEvent(_SeatEvent):
-    type: Literal["marker"]
-    on: bool
-
-
-class RoundEndEvent(_Event):
-    type: Literal["round_end"]
-    end: RoundEndKind
-    hands: list[list[str]]
-    scores: list[int]
-    remembered: NotRequired[list[int]]
-    carry: NotRequired[int]
-    play_points: NotRequired[list[int]]
-
-
-class GameEndEvent(_Event):
-    type: Literal["game_end"]
-    result: Result
-
-
-class TimeoutEvent(_SeatEvent):
-    type: Literal["timeout"]
-    reason: Literal["timeout", "resign"]
-
-
-class RematchEvent(_SeatEvent):
     type: Literal["rematch"]
+    round: int
+    seat: int
     offers: list[int]
     new_table_id: str | None
 
 
-class BotTakeoverEvent(_SeatEvent):
+class BotTakeoverEvent(TypedDict):
+    """A computer player (`bot`: its strength) took over the seat of `player`, who ran out
+    of time; `unrated` says why a rated game no longer pays ratings."""
+
     type: Literal["bot_takeover"]
+    round: int
+    seat: int
     player: str
     bot: str
+    unrated: NotRequired[str]
 
 
-class RoundResumeEvent(_Event):
+class RoundResumeEvent(TypedDict):
+    """The pause between rounds is over: `turn` leads."""
+
     type: Literal["round_resume"]
+    round: int
     turn: int
 
 
-class ClockEvent(_SeatEvent):
+class ClockEvent(TypedDict):
+    """The turn's clock started again: `paused_ms` passed while no move could be made."""
+
     type: Literal["clock"]
+    round: int
+    seat: int
     paused_ms: int
 
 
-Event = Annotated[
-    JoinEvent | LeaveEvent | StartEvent | RedealEvent | RoundStartEvent | PlayEvent
-    | DrawEvent | KnockEvent | ScoreEvent | OpenEvent | EngineEvent | MarkerEvent
-    | RoundEndEvent | GameEndEvent | TimeoutEvent | RematchEvent | BotTakeoverEvent
-    | RoundResumeEvent | ClockEvent,
-    Field(discriminator="type"),
-]
+TableEvent = (
+    Event | JoinEvent | LeaveEvent | RematchEvent | BotTakeoverEvent | RoundResumeEvent
+    | ClockEvent
+)
+# As the schema tells them apart: by `type`.
+TaggedEvent = Annotated[TableEvent, Field(discriminator="type")]
 
 # -- PROTOCOL's `view` (§2) ------------------------------------------------------------------
 
@@ -246,7 +171,7 @@ class Move(TypedDict):
 
     tile: str
     end: str | None
-    also: NotRequired[list[Placed]]
+    also: NotRequired[list[PlacementDict]]
     closed: NotRequired[bool]
     open: NotRequired[str]
 
@@ -325,7 +250,7 @@ class TableState(TypedDict):
     table_id: str
     seq: int
     view: View | Encoded
-    events: list[Event] | Encoded
+    events: list[TaggedEvent] | Encoded
     # the server's clock, so a client whose own clock is off counts down correctly
     server_time: int
     id: NotRequired[MessageId]
