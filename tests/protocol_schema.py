@@ -38,17 +38,15 @@ def problems(frame: Any, direction: str = "ServerMessage") -> list[str]:
     found by its discriminator (`type`, or `kind` between processes), as a client does, so
     each error names the field at fault."""
     union = schema()["$defs"][direction]
-    found = [_said(error) for error in validator(direction).iter_errors(frame)]
     if "discriminator" not in union:  # one message, not a union of them
-        return found
+        return [_said(error) for error in validator(direction).iter_errors(frame)]
     key = union["discriminator"]["propertyName"]
     ref = union["discriminator"]["mapping"].get(frame.get(key)) \
         if isinstance(frame, dict) else None
     if ref is None:
+        found = [_said(error) for error in validator(direction).iter_errors(frame)]
         return found or [f"{key}: no message is called {frame!r}"]
-    one = ref.rsplit("/", 1)[1]
-    return [_said(error) for error in validator(one).iter_errors(frame)] + (
-        [] if not found else [f"({direction}) {found[0]}"])
+    return [_said(error) for error in validator(ref.rsplit("/", 1)[1]).iter_errors(frame)]
 
 
 def _said(error: ValidationError) -> str:

@@ -45,7 +45,7 @@ from app.live.keys import Keys
 from app.live.multiplex import Multiplexed
 from app.live.ratelimit import TAKE_FUNCTION, Charge, Refused, Verdict
 from app.live.scripts import run_script
-from app.wire.messages import ChangeHeader, TableInfo, TableNote
+from app.wire.messages import ChangeHeader, LobbyGone, RemovedNote, TableInfo, TableNote
 
 log = logging.getLogger(__name__)
 
@@ -719,18 +719,13 @@ class LiveStore:
         """Remove a table still at version `expected` (an empty table nobody waits at).
         `listed`: False for a table the lobby never showed (its removal is not told there)."""
         k = self.keys
+        removed: RemovedNote = {"kind": "removed", "table_id": table_id, "v": expected + 1}
+        gone: LobbyGone = {"kind": "remove", "table_id": table_id, "v": expected + 1}
         done = await self._delete(
             keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id),
                   k.listeners(table_id)],
-            args=[
-                expected,
-                table_id,
-                k.table_channel(table_id),
-                k.lobby_channel,
-                dumps({"kind": "removed", "table_id": table_id, "v": expected + 1}),
-                dumps({"kind": "remove", "table_id": table_id, "v": expected + 1})
-                if listed else "",
-            ],
+            args=[expected, table_id, k.table_channel(table_id), k.lobby_channel,
+                  dumps(removed), dumps(gone) if listed else ""],
         )
         return bool(done)
 

@@ -5,8 +5,10 @@ notes, relayed moves, players' and tournaments' notices).
 They are TypedDicts: a frame is built as the dict literal it always was and serialised
 by orjson, so a type costs nothing at run time (benchmarks/messages.py measures it
 against pydantic models and msgspec Structs on the move path); mypy holds every builder
-to its shape, and the JSON Schema made from these types (app.wire.schema,
+to its shape, and the JSON Schema made from these types (app.api.schema,
 docs/protocol.schema.json) is the contract outside clients can check themselves.
+
+The events a `table.state` carries are in app/wire/events.py beside this module.
 
 Names and fields are PROTOCOL's, as sent: a field may be added, never renamed. Where a
 part of a message is built once per version and spliced into every socket's frame as JSON
@@ -21,10 +23,10 @@ import orjson
 from pydantic import Field, InstanceOf, JsonValue
 from pydantic.json_schema import SkipJsonSchema
 
-from app.engine.events import Event
 from app.engine.options import OptionValue
 from app.engine.values import PlacementDict
 from app.engine.values import Result as EngineResult
+from app.wire.events import TaggedEvent
 
 # The version of this protocol, sent in `welcome`: raised only by a change that breaks
 # a client written for the one before (PROTOCOL: a renamed field or message).
@@ -63,10 +65,7 @@ class TableInfo(TypedDict):
     bot_takeover: NotRequired[bool]
 
 
-# -- the events of a change (PROTOCOL §2 `events`) ----------------------------------------
-# The game's own are the engine's (app.engine.events); these are the table's: a seat taken
-# or left, a rematch offered, a computer player taking over a seat, a round resumed, a
-# turn's clock restarted.
+# -- a view's result -------------------------------------------------------------------
 
 
 class Result(EngineResult):
@@ -74,67 +73,6 @@ class Result(EngineResult):
 
     unrated_reason: NotRequired[str]
 
-
-class JoinEvent(TypedDict):
-    type: Literal["join"]
-    round: int
-    seat: int
-    player: str
-
-
-class LeaveEvent(TypedDict):
-    type: Literal["leave"]
-    round: int
-    seat: int
-    player: str
-
-
-class RematchEvent(TypedDict):
-    """`seat` offered a rematch: every seat that has (`offers`), and the new table once all
-    the people at this one have."""
-
-    type: Literal["rematch"]
-    round: int
-    seat: int
-    offers: list[int]
-    new_table_id: str | None
-
-
-class BotTakeoverEvent(TypedDict):
-    """A computer player (`bot`: its strength) took over the seat of `player`, who ran out
-    of time; `unrated` says why a rated game no longer pays ratings."""
-
-    type: Literal["bot_takeover"]
-    round: int
-    seat: int
-    player: str
-    bot: str
-    unrated: NotRequired[str]
-
-
-class RoundResumeEvent(TypedDict):
-    """The pause between rounds is over: `turn` leads."""
-
-    type: Literal["round_resume"]
-    round: int
-    turn: int
-
-
-class ClockEvent(TypedDict):
-    """The turn's clock started again: `paused_ms` passed while no move could be made."""
-
-    type: Literal["clock"]
-    round: int
-    seat: int
-    paused_ms: int
-
-
-TableEvent = (
-    Event | JoinEvent | LeaveEvent | RematchEvent | BotTakeoverEvent | RoundResumeEvent
-    | ClockEvent
-)
-# As the schema tells them apart: by `type`.
-TaggedEvent = Annotated[TableEvent, Field(discriminator="type")]
 
 # -- PROTOCOL's `view` (§2) ------------------------------------------------------------------
 
@@ -220,32 +158,35 @@ class View(PublicView, OwnView):
 # -- server -> client frames (PROTOCOL §2) -------------------------------------------------
 
 
+class _Frame(TypedDict):
+    """A frame to a client: a reply carries the `id` of the message it answers."""
+
+    id: NotRequired[MessageId]
+
+
 class PlayerInfo(TypedDict):
     id: int
     name: str
 
 
-class Welcome(TypedDict):
+class Welcome(_Frame):
     type: Literal["welcome"]
     player: PlayerInfo
     protocol: int
-    id: NotRequired[MessageId]
 
 
-class Error(TypedDict):
+class Error(_Frame):
     type: Literal["error"]
     code: str
     message: str
     retry_ms: NotRequired[int]
-    id: NotRequired[MessageId]
 
 
-class Pong(TypedDict):
+class Pong(_Frame):
     type: Literal["pong"]
-    id: NotRequired[MessageId]
 
 
-class TableState(TypedDict):
+class TableState(_Frame):
     type: Literal["table.state"]
     table_id: str
     seq: int
@@ -253,7 +194,6 @@ class TableState(TypedDict):
     events: list[TaggedEvent] | Encoded
     # the server's clock, so a client whose own clock is off counts down correctly
     server_time: int
-    id: NotRequired[MessageId]
 
 
 class PresenceSeat(TypedDict):
@@ -262,76 +202,64 @@ class PresenceSeat(TypedDict):
     connected: bool
 
 
-class TablePresence(TypedDict):
+class TablePresence(_Frame):
     type: Literal["table.presence"]
     table_id: str
     seq: int
     seats: list[PresenceSeat]
     spectators: int
-    id: NotRequired[MessageId]
 
 
-class TableHeartbeat(TypedDict):
+class TableHeartbeat(_Frame):
     type: Literal["table.heartbeat"]
     tables: dict[str, int]
-    id: NotRequired[MessageId]
 
 
-class TableRemoved(TypedDict):
+class TableRemoved(_Frame):
     type: Literal["table.removed"]
     table_id: str
-    id: NotRequired[MessageId]
 
 
-class TableRematch(TypedDict):
+class TableRematch(_Frame):
     type: Literal["table.rematch"]
     table_id: str
     new_table_id: str | None
     offers: list[int]
-    id: NotRequired[MessageId]
 
 
-class RematchReply(TypedDict):
+class RematchReply(_Frame):
     type: Literal["rematch"]
     table_id: str
     offers: list[int]
     new_table_id: str | None
-    id: NotRequired[MessageId]
 
 
-class Lobby(TypedDict):
+class Lobby(_Frame):
     type: Literal["lobby"]
     tables: list[TableInfo]
-    id: NotRequired[MessageId]
 
 
-class LobbyUpdate(TypedDict):
+class LobbyUpdate(_Frame):
     type: Literal["lobby.update"]
     table: TableInfo
-    id: NotRequired[MessageId]
 
 
-class LobbyRemove(TypedDict):
+class LobbyRemove(_Frame):
     type: Literal["lobby.remove"]
     table_id: str
-    id: NotRequired[MessageId]
 
 
+# (`from` is a keyword: the class syntax cannot name it)
 ChatLine = TypedDict("ChatLine", {
-    "type": Literal["chat"],
-    "table_id": str,
-    "from": str,
-    "text": str,
-    "at": int,
+    "type": Literal["chat"], "table_id": str, "from": str, "text": str, "at": int,
     "id": NotRequired[MessageId],
 })
 
 
-class SeekMatched(TypedDict):
+class SeekMatched(_Frame):
     type: Literal["seek.matched"]
     seek_id: str
     table_id: str
-    id: NotRequired[MessageId]
 
 
 class TournamentStanding(TypedDict):
@@ -382,17 +310,15 @@ class TournamentInfo(TypedDict):
     tables: list[TournamentTableInfo]
 
 
-class TournamentUpdate(TypedDict):
+class TournamentUpdate(_Frame):
     type: Literal["tournament.update"]
     tournament: TournamentInfo
-    id: NotRequired[MessageId]
 
 
-class TournamentPairing(TypedDict):
+class TournamentPairing(_Frame):
     type: Literal["tournament.pairing"]
     tournament_id: str
     table_id: str
-    id: NotRequired[MessageId]
 
 
 # A message for a player, whichever tables he watches (app.services.fanout.notices).
@@ -408,36 +334,37 @@ ServerMessage = Annotated[
 # -- between processes (pub/sub) -----------------------------------------------------------
 
 
-class ChangeHeader(TypedDict):
-    """The JSON line that opens a change's announcement on its table's channel (written
-    by the store's scripts; the writer's own fields are `ChangeFields`)."""
+class _Views(TypedDict):
+    """The views' parts an announcement carries when its writer made them for every
+    process (app.services.fanout.snapshot): the seats' people, the counts the views were
+    made for, and the sizes of the parts after the state."""
+
+    players: NotRequired[list[int | None]]
+    connected: NotRequired[list[int]]
+    spectators: NotRequired[int]
+    sizes: NotRequired[list[int]]
+
+
+class ChangeFields(_Views):
+    """What a writer adds to its change's header; `log`: the sizes of the state's log
+    entries (None: the writer did not keep them as JSON)."""
+
+    log: list[int] | None
+
+
+class ChangeHeader(_Views):
+    """The JSON line that opens a change's announcement on its table's channel (written by
+    the store's scripts with the writer's `ChangeFields`); `writer`: the write's id (its
+    process's writer prefix first) or "restore"; `state`: the length of the state's JSON,
+    which follows the line; `answers`: the relayed move it carries out."""
 
     kind: Literal["change"]
     table_id: str
     v: int
-    # the write's id (its process's writer prefix first), or "restore"
     writer: str
-    # the length of the state's JSON, which follows the header line
     state: int
-    # None: the writer did not keep its log entries as JSON
     log: NotRequired[list[int] | None]
-    players: NotRequired[list[int | None]]
-    connected: NotRequired[list[int]]
-    spectators: NotRequired[int]
-    sizes: NotRequired[list[int]]
-    # the relayed request this change carries out (app.services.play.relay)
     answers: NotRequired[str]
-
-
-class ChangeFields(TypedDict):
-    """What a writer adds to its change's header: the sizes of the state's log entries
-    and, when it made them for every process, the views' parts (app.services.fanout)."""
-
-    log: list[int] | None
-    players: NotRequired[list[int | None]]
-    connected: NotRequired[list[int]]
-    spectators: NotRequired[int]
-    sizes: NotRequired[list[int]]
 
 
 class PresenceNote(TypedDict):

@@ -105,6 +105,8 @@ async def test_every_frame_of_a_game_of_every_variant_fits_the_schema(
 
 
 async def _play_every_variant(server_pair: tuple[Server, Server]) -> Counter[str]:
+    """Every variant played; then, with every socket closed (a long check must not keep
+    a socket from answering its pings), every frame they were sent checked."""
     async with httpx.AsyncClient(base_url=server_pair[0].url, timeout=30) as http:
         variants = (await http.get("/api/variants")).json()
         watcher = await register(http)
@@ -113,7 +115,7 @@ async def _play_every_variant(server_pair: tuple[Server, Server]) -> Counter[str
     assert (await lobby.request({"type": "lobby.subscribe"}))["type"] == "lobby"
     assert (await lobby.request({"type": "ping"}))["type"] == "pong"
     assert (await lobby.request({"type": "no.such"}))["code"] == "bad_request"
-    seen: Counter[str] = Counter()
+    sockets: list[tuple[str, Player]] = []
     rng = random.Random(7)
     for variant in variants:
         name = variant["name"]
@@ -130,13 +132,15 @@ async def _play_every_variant(server_pair: tuple[Server, Server]) -> Counter[str
         await game.spectator.expect(
             lambda m: m["type"] == "table.state" and m["view"]["rematch"] is not None)
         for seat, player in enumerate(game.players):
-            _check(player.frames, seen, f"{name}, seat {seat}")
-        _check(game.spectator.frames, seen, f"{name}, the spectator")
+            sockets.append((f"{name}, seat {seat}", player))
+        sockets.append((f"{name}, the spectator", game.spectator))
         for player in [*game.players, game.spectator]:
             await player.close()
     await lobby.expect(lambda m: m["type"] == "lobby.remove", timeout=90)
-    _check(lobby.frames, seen, "the lobby")
     await lobby.close()
+    seen: Counter[str] = Counter()
+    for where, player in [*sockets, ("the lobby", lobby)]:
+        _check(player.frames, seen, where)
     assert {"welcome", "table.state", "chat", "rematch", "lobby", "lobby.update",
             "lobby.remove", "pong", "error"} <= set(seen), seen
     return seen

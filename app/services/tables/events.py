@@ -1,8 +1,8 @@
 """The events a table's changes tell its clients (PROTOCOL §2 `table.state.events`): the
-game's own (app/engine/events.py) and the table's, which are defined with every other
-message the server sends, in app/wire/messages.py."""
+game's own (app/engine/events.py) and the table's, defined beside every message the
+server sends, in app/wire/events.py."""
 
-from app.wire.messages import (
+from app.wire.events import (
     BotTakeoverEvent,
     ClockEvent,
     JoinEvent,
