@@ -38,6 +38,7 @@ from app.live.store import Announced, LiveStore, dumps
 from app.services.durable.finish import Finisher
 from app.services.fanout.feed import Feed
 from app.services.play import moves
+from app.services.tables.settle import settled
 from app.services.tables.transact import ServiceError
 
 log = logging.getLogger(__name__)
@@ -170,13 +171,11 @@ class Relay:
             known = self.feed.latest(table_id)
             if known is not None and known.version != seq:
                 known = None
-            change = await moves.play(
+            change = await settled(moves.play(
                 self.store, int(message["player"]), table_id, str(message["tile"]),
                 message.get("end"), seq, None if known is None else known.table,
                 None if known is None else known.take_game(), message.get("fields"), charge,
-                answers=str(message.get("rid")))
-            if change.finished:
-                self.finisher.kick(table_id)
+                answers=str(message.get("rid"))), self.finisher)
             if change.published:
                 return  # its announcement answers the relaying process
             reply["version"] = change.version
