@@ -20,7 +20,8 @@ move ended it. A holder that does not answer in `RELAY_SECONDS` (or is gone: nob
 on its channel) is not waited for: the move is applied here, and the compare-and-set keeps
 it from being applied twice. A holder that was only slow may have applied it first: the move
 tried here is then stale, and the holder's late answer, its change, is the mover's reply
-(`Relay.applied_late`), not a `stale` error for a move that was made.
+(`Relay.applied_late`), not a `stale` error for a move that was made. Deciding where a
+move goes, and reconciling a late answer, is app.services.play.route's.
 """
 
 from __future__ import annotations
