@@ -1,0 +1,1 @@
+"""What crosses a process boundary, as bytes: the layouts the server builds by hand."""
