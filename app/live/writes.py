@@ -27,7 +27,7 @@ from app.live.announce import Announcement
 from app.live.base import StoreBase, dumps
 from app.live.ratelimit import Charge, Refused, Verdict
 from app.live.scripts import run_script
-from app.wire.bytes import WriteArgv, change_header, write_argv
+from app.wire.bytes import change_header, write_argv
 
 
 class Written(NamedTuple):
@@ -110,32 +110,37 @@ class Writes(StoreBase):
         if write.answers is not None:
             more += b',"answers":' + dumps(write.answers)
         version = write.expected + 1
+        # What the script sees as nil is left out (see app.wire.bytes.write_argv).
+        header: dict[str, Any] = {
+            "expected": write.expected,
+            "table": table_id,
+            "writer": writer,
+            "process": self.writer_prefix,
+            "created": write.created_ms,
+            "listed": write.listed,
+            "finished": write.finished,
+            "snapshot": write.snapshot,
+            "channel": k.table_channel(table_id),
+            "lobby_channel": k.lobby_channel,
+        }
+        if write.deadline_ms is not None:
+            header["deadline"] = write.deadline_ms
+        if write.retire_at_ms is not None:
+            header["retire_at"] = write.retire_at_ms
+        if bucket_args:
+            header["buckets"] = bucket_args
         result = await run_script(
             self._write, self.runner,
             [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
              k.rounds(table_id), k.snapshot_due, k.listeners(table_id), *bucket_keys],
-            write_argv(WriteArgv(
-                {
-                    "expected": write.expected,
-                    "table": table_id,
-                    "writer": writer,
-                    "process": self.writer_prefix,
-                    "created": write.created_ms,
-                    "listed": write.listed,
-                    "deadline": write.deadline_ms,
-                    "finished": write.finished,
-                    "retire_at": write.retire_at_ms,
-                    "snapshot": write.snapshot,
-                    "channel": k.table_channel(table_id),
-                    "lobby_channel": k.lobby_channel,
-                    "buckets": bucket_args or None,
-                },
+            write_argv(
+                header,
                 write.data,
                 change_header(table_id, version, writer, more, len(write.data)),
                 b"" if announcement is None else announcement.parts,
                 lobby_update(table_id, version, write.lobby_entry),
-                [dumps(rd) for rd in write.archive],
-            )),
+                [dumps(rd) for rd in write.archive] if write.archive else (),
+            ),
         )
         if isinstance(result, list):
             if charged:

@@ -45,10 +45,8 @@ def change_header(table_id: str, version: int, writer: str, more: bytes, state_s
                   ) -> bytes:
     """The header line of a change's announcement: `more` (from `members`) after the
     change's own fields, the state's size last, then the newline."""
-    return b"".join((
-        CHANGE_PREFIX, b'"table_id":', orjson.dumps(table_id), b',"v":', b"%d" % version,
-        b',"writer":', orjson.dumps(writer), more, b',"state":%d}\n' % state_size,
-    ))
+    return b'{"kind":"change","table_id":%b,"v":%d,"writer":%b%b,"state":%d}\n' % (
+        orjson.dumps(table_id), version, orjson.dumps(writer), more, state_size)
 
 
 def change_message(header: bytes, state: bytes, parts: bytes = b"") -> bytes:
@@ -182,13 +180,13 @@ def logged(state: bytes, sizes: Sequence[int]) -> tuple[bytes, ...] | None:
 
 @dataclass(frozen=True, slots=True)
 class WriteArgv:
-    """The write script's arguments (app/live/lua/write.lua): `header`, its named small
-    values (a JSON object the script decodes with cjson; a None is left out, so the script
-    sees nil), then as they are: the state, the change's announcement header line
-    (`change_header`), the writer's parts, the lobby's message ('' for none) and the rounds
-    to archive, each one JSON text. None of those is copied into the header: a state, a view
-    and a round are kilobytes of JSON, which a JSON string would have to escape and the
-    script unescape (a copy each way, on every move)."""
+    """The write script's arguments (app/live/lua/write.lua), as `read_write_argv` reads
+    them: `header`, its named small values (a JSON object the script decodes with cjson),
+    then as they are: the state, the change's announcement header line (`change_header`),
+    the writer's parts, the lobby's message (b"" for none) and the rounds to archive, each
+    one JSON text. None of those is copied into the header: a state, a view and a round are
+    kilobytes of JSON, which a JSON string would have to escape and the script unescape (a
+    copy each way, on every move)."""
 
     header: Mapping[str, Any]
     state: bytes
@@ -198,12 +196,13 @@ class WriteArgv:
     rounds: Sequence[bytes] = ()
 
 
-def write_argv(args: WriteArgv) -> list[bytes]:
-    """The script's ARGV: ARGV[1] the header, ARGV[2] the state, ARGV[3] the change's header
-    line, ARGV[4] the parts, ARGV[5] the lobby's message, ARGV[6...] the rounds."""
-    header = {name: value for name, value in args.header.items() if value is not None}
-    return [orjson.dumps(header), args.state, args.change, args.parts, args.lobby,
-            *args.rounds]
+def write_argv(header: Mapping[str, Any], state: bytes, change: bytes, parts: bytes,
+               lobby: bytes, rounds: Sequence[bytes]) -> list[bytes]:
+    """The script's ARGV (see `WriteArgv`): ARGV[1] the header, ARGV[2] the state, ARGV[3]
+    the change's header line, ARGV[4] the parts, ARGV[5] the lobby's message, ARGV[6...]
+    the rounds. A value the script is to see as nil is left out of `header` (a JSON null
+    is cjson.null there, which is true)."""
+    return [orjson.dumps(header), state, change, parts, lobby, *rounds]
 
 
 def read_write_argv(argv: Sequence[bytes]) -> WriteArgv:
