@@ -38,7 +38,7 @@ def writer_process(writer: str) -> str | None:
 class Announcement:
     """What a writer adds to its change's announcement: `fields`, more members of the JSON
     header (`,"name":value,...`: app.wire.bytes.members), and `parts`, the bytes after the
-    state (what they hold is the writer's and its readers' business: app.services.feed)."""
+    state (what they hold is the writer's and its readers' business: app.services.fanout.feed)."""
 
     fields: bytes = b""
     parts: bytes = b""
@@ -52,7 +52,7 @@ class Prepared(Protocol):
 
 class Announcer(Protocol):
     """What shows a process's changes to its sockets and makes each change's announcement
-    (app.services.feed.Feed, as `LiveStore.announcer`): `prepare` before the write (`table`:
+    (app.services.fanout.feed.Feed, as `LiveStore.announcer`): `prepare` before the write (`table`:
     the table as it is to be stored), `written` once it is stored (`published`: whether its
     announcement went out to other processes)."""
 

@@ -2,7 +2,7 @@
 clocks after each.
 
 While the store cannot be reached, or does not answer in time, moves are answered
-`unavailable` and no turn times out (app.services.clock). When it is back, exactly one
+`unavailable` and no turn times out (app.services.play.clock). When it is back, exactly one
 process restarts the clocks (`claim_resumption`), and the outage is kept as it was seen by
 the process that saw it begin earliest: a turn whose deadline fell within it was not the
 player's to lose (`Outage.covers`).
@@ -43,7 +43,7 @@ class Outages(StoreBase):
 
     def note_outage(self, since_ms: int, error: BaseException) -> None:
         """The store could not be reached, or did not answer, for a command sent at
-        `since_ms`: until the clocks are restarted (app.services.clock) no turn times out
+        `since_ms`: until the clocks are restarted (app.services.play.clock) no turn times out
         and moves are answered `unavailable`. Said once in the log, when it begins."""
         if since_ms < self._outage_over_at:
             return  # a command of an outage that is over: the store has answered since

@@ -67,7 +67,7 @@ class LiveStore(Writes, Reads, Presence, Deadlines, Housekeeping, Outages):
         self.writer_prefix = secrets.token_hex(WRITER_PREFIX_BYTES)
         self._writes = itertools.count()
         # What prepares this process's changes for their announcement and shows them here
-        # once written (app.services.feed.Feed; None: nothing shows them here).
+        # once written (app.services.fanout.feed.Feed; None: nothing shows them here).
         self.announcer: Announcer | None = None
         self.outage_since = None
         self._outage_over_at = 0

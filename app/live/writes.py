@@ -51,8 +51,8 @@ class Write:
     history; `snapshot`: the table is due a copy in the database (see `due_snapshots`);
     `announcement`: what the change's announcement carries besides the state; `answers`:
     the request this write carries out for another process (a relayed move, as
-    app.services.relay names it), named in the announcement's header so that process has
-    its answer with the change.
+    app.services.play.relay names it), named in the announcement's header so that process
+    has its answer with the change.
     """
 
     table_id: str

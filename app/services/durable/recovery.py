@@ -1,0 +1,211 @@
+"""Running games kept in the database too, so a lost live store costs a round, not a game.
+
+When a game starts and whenever one of its rounds begins, its table's write in the live store
+marks it "due a snapshot" (atomically with the change). Every process copies the due tables
+to the `live_snapshots` table soon after: the state as it is then (the current round, usually
+just dealt), and to `live_snapshot_rounds` each round that has ended since the last copy, once,
+so a copy costs as little at the twelfth round as at the first. Writing the game's result
+deletes its snapshot and rounds in the same transaction.
+
+When the live store no longer holds a table that has a snapshot (a Redis that lost its data:
+no persistence, a failed disk, a flush), the table is put back from the snapshot: the game
+goes on from the position saved, usually the deal of the round that was being played, with a
+fresh turn clock. Its version jumps `VERSION_GAP` past the snapshot's, beyond any version the
+lost store can have reached since, so every socket takes the restored state as news. A
+process looks for lost tables at start, whenever one of its sockets' tables is found missing,
+and every `recover_seconds`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any, cast
+
+from sqlalchemy import Table as SqlTable
+from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import metrics
+from app.db.models import Game as GameRow
+from app.db.models import LiveSnapshot, LiveSnapshotRound, utcnow
+from app.db.session import Database, by_dialect
+from app.live.store import LiveStore
+from app.services.tables.bot_seats import wake_at
+from app.services.tables.table import Table
+from app.services.tables.transact import ARCHIVED, game_of, load, now_ms, public_table
+
+log = logging.getLogger(__name__)
+
+# How far a restored table's version jumps past its snapshot's: more changes than a round
+# of any variant has, so the restored state is newer than anything a socket has seen.
+VERSION_GAP = 10_000
+
+
+# Built once, run with parameters (see app.services.durable.results).
+_snapshots = cast(SqlTable, LiveSnapshot.__table__)
+_rounds = cast(SqlTable, LiveSnapshotRound.__table__)
+_FORGET = delete(_snapshots).where(_snapshots.c.table_id == bindparam("b_table"),
+                                   _snapshots.c.game_id == bindparam("b_game"))
+_FORGET_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_table"),
+                                       _rounds.c.game_id == bindparam("b_game"))
+# A new game's first copy replaces the table's last one, and the rounds of that one's game.
+_FORGET_OTHER_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_table"),
+                                             _rounds.c.game_id != bindparam("b_game"))
+_ROUNDS_SAVED = select(func.count()).select_from(_rounds).where(
+    _rounds.c.table_id == bindparam("b_table"), _rounds.c.game_id == bindparam("b_game"))
+_PASS_VERSION = update(_snapshots).where(
+    _snapshots.c.table_id == bindparam("b_table"), _snapshots.c.game_id == bindparam("b_game")
+).values(version=_snapshots.c.version + VERSION_GAP)
+_VERSION = select(_snapshots.c.version).where(_snapshots.c.table_id == bindparam("b_table"))
+_SNAPSHOT_FIELDS = ("store", "game_id", "version", "state", "saved_at")
+
+
+def _upsert(insert: Any) -> Any:
+    statement = insert(_snapshots)
+    return statement.on_conflict_do_update(
+        index_elements=[_snapshots.c.table_id],
+        set_={k: statement.excluded[k] for k in _SNAPSHOT_FIELDS},
+    )
+
+
+# A table's snapshot, written over its last one.
+_SAVE = by_dialect(_upsert)
+# Rounds that are over; one another process has just written is left as it is (the same).
+_ADD_ROUNDS = by_dialect(lambda insert: insert(_rounds).on_conflict_do_nothing())
+
+
+async def forget_snapshot(session: AsyncSession, table_id: str, game_id: str) -> None:
+    """Drop the snapshot of this game and its rounds (its result is being written in
+    `session`)."""
+    names = {"b_table": table_id, "b_game": game_id}
+    await session.execute(_FORGET, names)
+    await session.execute(_FORGET_ROUNDS, names)
+
+
+def rounds_over(table: Table) -> int:
+    """How many of the table's rounds are over and archived (they come first)."""
+    return 0 if table.game is None else sum(1 for rd in table.game["rounds"] if rd.get(ARCHIVED))
+
+
+class Recovery:
+    def __init__(self, store: LiveStore, db: Database) -> None:
+        self.store = store
+        self.db = db
+
+    async def save_due(self) -> int:
+        """Copy every table due a snapshot to the database; returns how many were saved.
+        Tables that could not be saved are handed back, to be tried again."""
+        saved = 0
+        while table_ids := await self.store.due_snapshots():
+            try:
+                for table_id in list(table_ids):
+                    if await self._save(table_id):
+                        saved += 1
+                    table_ids.remove(table_id)
+            except Exception:
+                await self.store.snapshots_due(table_ids)
+                raise
+        return saved
+
+    async def _save(self, table_id: str) -> bool:
+        table = await load(self.store, table_id)
+        if table is None or table.status != "playing":
+            return False  # gone, or over: the result writer has it now
+        game_id, over = table.game_id, rounds_over(table)
+        row = {
+            "table_id": table_id,
+            "store": self.store.keys.prefix,
+            "game_id": game_id,
+            "version": table.version,
+            "state": table.to_dict(),
+            "saved_at": utcnow(),
+        }
+        async with self.db.writing() as session:
+            dialect = session.get_bind().dialect.name
+            names = {"b_table": table_id, "b_game": game_id}
+            if over == 0:
+                await session.execute(_FORGET_OTHER_ROUNDS, names)
+            saved = await session.scalar(_ROUNDS_SAVED, names) or 0
+            new = await self.store.archived_rounds(table_id, saved, over - 1) \
+                if over > saved else []
+            if new:
+                await session.execute(_ADD_ROUNDS[dialect], [
+                    {"table_id": table_id, "game_id": game_id, "number": n, "data": data}
+                    for n, data in enumerate(new, start=saved)
+                ])
+            await session.execute(_SAVE[dialect], row)
+        return True
+
+    async def restore_missing(self) -> list[str]:
+        """Put back every table with a snapshot that the live store lost."""
+        async with self.db.session() as session:
+            table_ids = list(await session.scalars(
+                select(LiveSnapshot.table_id).where(LiveSnapshot.store == self.store.keys.prefix)
+            ))
+        if not table_ids:
+            return []
+        return [t for t in await self.store.missing(table_ids) if await self.restore(t)]
+
+    async def restore(self, table_id: str) -> bool:
+        """Put the table back from its snapshot if the store lost it; False if there is no
+        snapshot, its game is already written, or the table is there after all."""
+        async with self.db.writing() as session:
+            snapshot = await session.get(LiveSnapshot, table_id)
+            if snapshot is None or snapshot.store != self.store.keys.prefix:
+                return False  # none, or another live store's table (a shared database)
+            written = await session.get(GameRow, snapshot.game_id)
+            saved = Table.from_dict(snapshot.state)
+            if written is None:
+                # The rounds the saved state counts as over (a later copy may have added more).
+                rounds = list(await session.scalars(
+                    select(_rounds.c.data)
+                    .where(_rounds.c.table_id == table_id,
+                           _rounds.c.game_id == snapshot.game_id,
+                           _rounds.c.number < rounds_over(saved))
+                    .order_by(_rounds.c.number)
+                ))
+                # The copy's version moves past the one restored now, so a table lost again
+                # before its next copy comes back newer than anything shown since.
+                names = {"b_table": table_id, "b_game": snapshot.game_id}
+                await session.execute(_PASS_VERSION, names)
+                version = int(await session.scalar(_VERSION, names) or 0)
+        if written is not None:  # the result is in; only the snapshot's deletion was lost
+            async with self.db.writing() as session:
+                await forget_snapshot(session, table_id, snapshot.game_id)
+            return False
+        table = _resumed(saved)
+        restored = await self.store.restore(
+            table_id,
+            version,
+            table.to_json(),
+            rounds,
+            created_ms=table.created_at,
+            deadline_ms=wake_at(table, game_of(table), now_ms()),
+            # a private table was never in the lobby: it is not put there now
+            lobby_entry=None if table.private else public_table(table),
+        )
+        if restored:
+            metrics.tables_restored.inc()
+            log.warning("table %s restored from its snapshot of version %d (game %s)",
+                        table_id, snapshot.version, snapshot.game_id)
+        return restored
+
+
+    async def sweep(self, look_for_lost: bool) -> None:
+        """Save the due snapshots and (`look_for_lost`) restore lost tables. A failure is
+        logged and left for the next sweep (what was due stays due)."""
+        try:
+            await self.save_due()
+            if look_for_lost:
+                await self.restore_missing()
+        except Exception as error:
+            metrics.count_error(error)
+            log.warning("saving or restoring snapshots failed (%r); will retry", error)
+
+
+def _resumed(table: Table) -> Table:
+    """The snapshot's table as a table that goes on now: a fresh clock for the player on
+    turn, no pause, and no events to replay."""
+    return replace(table, deadline=now_ms() + table.turn_seconds * 1000, next_round_at=None,
+                   log=())

@@ -1,0 +1,256 @@
+"""Tournaments (PROTOCOL §2b): made, joined, left and started here; described as the API
+shows them. Everything is in the database; the pairing itself runs in one process at a
+time (app/services/tournament_director.py)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.config import settings
+from app.db.models import SKILL_START, Player, Rating, Tournament, TournamentPlayer, TournamentTable
+from app.db.session import Database
+from app.domain.points import Played, standings
+from app.engine import OptionsError, validate_options
+from app.services.tables.transact import ServiceError
+
+FORMATS = ("swiss", "arena")
+STATUSES = ("waiting", "running", "finished")
+LISTED = 100
+
+
+class Member(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class TournamentRequest:
+    name: str
+    variant: str
+    options: dict[str, Any]
+    seats: int
+    format: str
+    minutes: int | None
+    rounds: int | None
+    turn_seconds: int
+    round_pause_seconds: int
+    rated: bool
+    starts_at: int | None
+    max_players: int
+    private: bool
+
+
+def epoch_ms(moment: datetime | None) -> int | None:
+    if moment is None:
+        return None
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return int(aware.timestamp() * 1000)
+
+
+def from_ms(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+def _missing(tournament_id: str) -> ServiceError:
+    return ServiceError("not_found", f"no tournament {tournament_id!r}", 404)
+
+
+def _refused(message: str, status: int = 409) -> ServiceError:
+    return ServiceError("bad_request", message, status)
+
+
+async def skill_of(session: AsyncSession, player_id: int, variant: str) -> float:
+    skill = await session.scalar(select(Rating.skill).where(
+        Rating.player_id == player_id, Rating.variant == variant))
+    return SKILL_START if skill is None else float(skill)
+
+
+async def create(db: Database, creator: Member, ask: TournamentRequest, store: str
+                 ) -> dict[str, Any]:
+    """A waiting tournament, run by the directors of the live store `store` (its prefix)."""
+    try:
+        options = validate_options(ask.variant, ask.seats, ask.options)
+    except OptionsError as error:
+        raise _refused(str(error), 422) from error
+    if ask.format == "swiss" and ask.rounds is None:
+        raise _refused("a Swiss tournament needs its number of rounds (1-15)", 422)
+    if ask.format == "arena" and ask.minutes is None:
+        raise _refused("an arena needs its length in minutes (5-180)", 422)
+    if ask.max_players < ask.seats:
+        raise _refused("max_players is below the seats of one table", 422)
+    row = Tournament(
+        id=secrets.token_hex(8), name=ask.name, variant=ask.variant, options=options,
+        seats=ask.seats, format=ask.format, status="waiting", creator_id=creator.id,
+        rounds=ask.rounds if ask.format == "swiss" else None,
+        minutes=ask.minutes if ask.format == "arena" else None,
+        turn_seconds=ask.turn_seconds, round_pause_seconds=ask.round_pause_seconds,
+        rated=ask.rated, private=ask.private, max_players=ask.max_players,
+        starts_at=None if ask.starts_at is None else from_ms(ask.starts_at), store=store,
+    )
+    async with db.writing() as session:
+        session.add(row)
+    return await describe(db, row.id)
+
+
+async def describe(db: Database, tournament_id: str) -> dict[str, Any]:
+    async with db.session() as session:
+        return await describe_in(session, tournament_id)
+
+
+async def describe_in(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
+    """The tournament as PROTOCOL §2b shows it, with live standings once it has begun."""
+    row = await session.get(Tournament, tournament_id)
+    if row is None:
+        raise _missing(tournament_id)
+    creator = await session.scalar(select(Player.name).where(Player.id == row.creator_id))
+    members = (await session.execute(
+        select(TournamentPlayer, Player.name)
+        .join(Player, Player.id == TournamentPlayer.player_id)
+        .where(TournamentPlayer.tournament_id == tournament_id)
+        .order_by(TournamentPlayer.joined_at, TournamentPlayer.player_id)
+    )).all()
+    tables = list(await session.scalars(
+        select(TournamentTable).where(TournamentTable.tournament_id == tournament_id)
+        .order_by(TournamentTable.created_at, TournamentTable.table_id)))
+    places: dict[int, int] = {}
+    if row.status != "waiting":
+        played = [Played(t.seats, t.points) for t in tables if t.points is not None]
+        for standing in standings({m.player_id: m.points for m, _ in members}, played):
+            places[standing.player] = standing.place
+    ranked = sorted(members, key=lambda m: (places.get(m[0].player_id, 0), -m[0].points, m[1]))
+    players = [
+        {"id": m.player_id, "name": name, "points": m.points, "games": m.games,
+         "byes": m.byes, "place": places.get(m.player_id), "withdrawn": m.withdrawn}
+        for m, name in ranked
+    ]
+    winner = next((p["name"] for p in players if p["place"] == 1), None) \
+        if row.status == "finished" else None
+    return {
+        "id": row.id,
+        "name": row.name,
+        "variant": row.variant,
+        "options": row.options,
+        "seats": row.seats,
+        "format": row.format,
+        "status": row.status,
+        "creator": creator,
+        "starts_at": epoch_ms(row.starts_at),
+        "started_at": epoch_ms(row.started_at),
+        "ends_at": epoch_ms(row.ends_at),
+        "finished_at": epoch_ms(row.finished_at),
+        "round": row.round,
+        "rounds": row.rounds,
+        "minutes": row.minutes,
+        "turn_seconds": row.turn_seconds,
+        "round_pause_seconds": row.round_pause_seconds,
+        "rated": row.rated,
+        "private": row.private,
+        "max_players": row.max_players,
+        "winner": winner,
+        "players": players,
+        "tables": [
+            {"table_id": t.table_id, "round": t.round, "seats": t.seats, "status": t.status,
+             "points": t.points, "created_at": epoch_ms(t.created_at),
+             "finished_at": epoch_ms(t.finished_at)}
+            for t in tables
+        ],
+    }
+
+
+async def listing(db: Database, status: str | None) -> list[dict[str, Any]]:
+    """Public tournaments (of one status), the newest first, without their tables."""
+    query = select(Tournament.id).where(Tournament.private.is_(False))
+    if status is not None:
+        query = query.where(Tournament.status == status)
+    async with db.session() as session:
+        ids = list(await session.scalars(
+            query.order_by(Tournament.created_at.desc()).limit(LISTED)))
+        out = []
+        for tournament_id in ids:
+            full = await describe_in(session, tournament_id)
+            out.append({**full, "tables": [], "player_count": len(full["players"])})
+        return out
+
+
+async def join(db: Database, player: Member, tournament_id: str) -> None:
+    async with db.writing() as session:
+        row = await session.get(Tournament, tournament_id, with_for_update=True)
+        if row is None:
+            raise _missing(tournament_id)
+        if row.status == "finished" or (row.status == "running" and row.format == "swiss"):
+            raise _refused("this tournament takes no more players")
+        member = await session.get(TournamentPlayer, (tournament_id, player.id))
+        if member is not None and not member.withdrawn:
+            raise _refused("you are in this tournament already")
+        count = await session.scalar(select(func.count()).where(
+            TournamentPlayer.tournament_id == tournament_id,
+            TournamentPlayer.withdrawn.is_(False)))
+        if (count or 0) >= row.max_players:
+            raise _refused("this tournament is full")
+        if member is not None:  # back after leaving: paired again, points kept
+            member.withdrawn = False
+            return
+        session.add(TournamentPlayer(
+            tournament_id=tournament_id, player_id=player.id, points=0.0, games=0, byes=0,
+            withdrawn=False, rating=await skill_of(session, player.id, row.variant)))
+        try:
+            await session.flush()
+        except IntegrityError as error:
+            raise _refused("you are in this tournament already") from error
+
+
+async def leave(db: Database, player: Member, tournament_id: str) -> None:
+    """Before the start: out of the list. Running: withdrawn, his points kept, paired no
+    more (a game he is playing is his to finish)."""
+    async with db.writing() as session:
+        row = await session.get(Tournament, tournament_id, with_for_update=True)
+        if row is None:
+            raise _missing(tournament_id)
+        member = await session.get(TournamentPlayer, (tournament_id, player.id))
+        if member is None or member.withdrawn:
+            raise _refused("you are not in this tournament")
+        if row.status == "finished":
+            raise _refused("the tournament is over")
+        if row.status == "waiting":
+            await session.execute(delete(TournamentPlayer).where(
+                TournamentPlayer.tournament_id == tournament_id,
+                TournamentPlayer.player_id == player.id))
+        else:
+            member.withdrawn = True
+
+
+async def start(db: Database, player: Member | None, tournament_id: str) -> bool:
+    """Start a waiting tournament (`player`: its creator; None: the clock, at starts_at).
+    False when it has too few players for a table (the clock then leaves it waiting)."""
+    now = datetime.now(UTC)
+    async with db.writing() as session:
+        row = await session.get(Tournament, tournament_id, with_for_update=True)
+        if row is None:
+            raise _missing(tournament_id)
+        if player is not None and player.id != row.creator_id:
+            raise _refused("only the tournament's creator starts it", 403)
+        if row.status != "waiting":
+            raise _refused("the tournament has started already")
+        count = await session.scalar(select(func.count()).where(
+            TournamentPlayer.tournament_id == tournament_id,
+            TournamentPlayer.withdrawn.is_(False)))
+        if (count or 0) < row.seats:
+            if player is None:
+                return False
+            raise _refused(f"a tournament starts with at least {row.seats} players")
+        await session.execute(update(Tournament).where(Tournament.id == tournament_id).values(
+            status="running", started_at=now,
+            ends_at=None if row.minutes is None else from_ms(
+                int(now.timestamp() * 1000)
+                + int(row.minutes * settings.tournament_minute_seconds * 1000))))
+    return True

@@ -1,0 +1,195 @@
+"""A move applied where its table is held, wherever the mover's socket is.
+
+A process holds a table as its last change left it (the table and its game parsed) when it
+made that change; any other process that serves the table has only the change's
+announcement (the views to send, the state unparsed). A move that arrives at such a process
+is relayed to the one that made the last change: it applies the move exactly as it would a
+move of its own socket's (the same checks in the same order, the same compare-and-set,
+the rate limits of the mover's message taken by the same write), announces the change, and
+answers the relaying process, which answers the mover. So a table whose seats are spread
+over several processes is parsed in one, not again in every process a move comes through.
+A process that has the socket of every seat connected anywhere relays nothing: it applies
+the move itself and so becomes the table's holder (`Feed.seats_all_here`); that is the case
+behind a proxy that sends a table's sockets to one process, whoever made its last change.
+
+The change's announcement is the answer: its header names the relayed request
+(`Write.answers`), and the relaying process, which listens to the table, takes it from there
+(`Hub.on_answer`), so a move costs one message each way; only a refusal, which writes
+nothing, is answered by a message of its own. The holder writes the game's result if the
+move ended it. A holder that does not answer in `RELAY_SECONDS` (or is gone: nobody listens
+on its channel) is not waited for: the move is applied here, and the compare-and-set keeps
+it from being applied twice. A holder that was only slow may have applied it first: the move
+tried here is then stale, and the holder's late answer, its change, is the mover's reply
+(`Relay.applied_late`), not a `stale` error for a move that was made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.live.hub import Hub
+from app.live.ratelimit import Charge, Refused, Verdict
+from app.live.store import Announced, LiveStore, dumps
+from app.services.durable.finish import Finisher
+from app.services.fanout.feed import Feed
+from app.services.play import moves
+from app.services.tables.transact import ServiceError
+
+log = logging.getLogger(__name__)
+
+# How long a relayed move waits for the process that holds the table before it is applied
+# where it arrived.
+RELAY_SECONDS = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Relayed:
+    """A move the holder applied: the version it wrote."""
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unanswered:
+    """A relayed move its holder did not answer within `RELAY_SECONDS`: it is applied where
+    it arrived, and the holder may yet apply it too (it was only slow). Its answer is still
+    listened for (`Relay.applied_late`) until `Relay.forget`."""
+
+    rid: str
+    answer: asyncio.Future[dict[str, Any]]
+
+
+class Relay:
+    def __init__(self, store: LiveStore, hub: Hub, feed: Feed, finisher: Finisher) -> None:
+        self.store = store
+        self.hub = hub
+        self.feed = feed
+        self.finisher = finisher
+        self.channel = store.keys.process_channel(store.writer_prefix)
+        self._ids = itertools.count(1)
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self.hub.on_answer = self._answered
+        await self.hub.add(self.channel, self._on_message)
+
+    async def stop(self) -> None:
+        await self.hub.remove(self.channel)
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def play(
+        self, holder: str, player_id: int, table_id: str, tile: str, end: str | None,
+        seq: int, fields: Mapping[str, Any] | None, charge: Charge | None,
+    ) -> Relayed | Unanswered | None:
+        """Have `holder` (a process's writer prefix) apply the move; None when it is gone,
+        `Unanswered` when it did not answer in time (either way: apply it here). Its
+        refusals are raised as they would be here."""
+        # The request's name: this process's writer prefix first, so its answer is known here.
+        rid = f"{self.store.writer_prefix}.{next(self._ids)}"
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = answer
+        late = False
+        try:
+            heard = await self.store.command("PUBLISH", self.store.keys.process_channel(holder),
+                                             dumps({
+                "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
+                "table_id": table_id, "tile": tile, "end": end, "seq": seq,
+                "fields": dict(fields or {}),
+                "charge": None if charge is None else [charge.keys, charge.args],
+            }))
+            if not heard:
+                return None  # that process is gone
+            reply = await asyncio.wait_for(asyncio.shield(answer), RELAY_SECONDS)
+        except TimeoutError:
+            late = True
+            return Unanswered(rid, answer)
+        finally:
+            if not late:
+                self._waiting.pop(rid, None)
+        if "refused" in reply:
+            if charge is not None:
+                charge.verdict = Verdict(False, int(reply["refused"]))
+            raise Refused(int(reply["refused"]))
+        if "error" in reply:
+            error = reply["error"]
+            raise ServiceError(str(error["code"]), str(error["message"]), int(error["status"]))
+        if charge is not None and charge.verdict is None and charge.keys:
+            charge.verdict = Verdict(True, 0)  # taken by the move's write, as here
+        return Relayed(int(reply["version"]))
+
+    async def applied_late(self, unanswered: Unanswered) -> int | None:
+        """The version the holder wrote for a move it did not answer in time, if it applied
+        it after all (within another `RELAY_SECONDS`); None if it refused it or is silent.
+        Asked when the move, applied here, was found stale: the holder was only slow, and
+        the move the mover is waiting for is the holder's change."""
+        try:
+            reply = await asyncio.wait_for(asyncio.shield(unanswered.answer), RELAY_SECONDS)
+        except TimeoutError:
+            return None
+        version = reply.get("version")
+        return version if isinstance(version, int) else None
+
+    def forget(self, unanswered: Unanswered) -> None:
+        """Stop listening for a late answer."""
+        if self._waiting.get(unanswered.rid) is unanswered.answer:
+            del self._waiting[unanswered.rid]
+
+    def _answered(self, rid: str, change: Announced) -> None:
+        """The change a relayed move made, announced (see `Hub.on_answer`)."""
+        answer = self._waiting.get(rid)
+        if answer is not None and not answer.done():
+            answer.set_result({"version": change.version})
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "play":
+            task = asyncio.create_task(self._apply(message))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        elif kind == "played":
+            answer = self._waiting.get(str(message.get("rid")))
+            if answer is not None and not answer.done():
+                answer.set_result(message)
+
+    async def _apply(self, message: dict[str, Any]) -> None:
+        """A move another process relayed: applied here as one of this process's own."""
+        reply: dict[str, Any] = {"kind": "played", "rid": message.get("rid")}
+        charge = None
+        try:
+            table_id, seq = str(message["table_id"]), int(message["seq"])
+            if message.get("charge") is not None:
+                keys, args = message["charge"]
+                charge = Charge(list(keys), list(args))
+            known = self.feed.latest(table_id)
+            if known is not None and known.version != seq:
+                known = None
+            change = await moves.play(
+                self.store, int(message["player"]), table_id, str(message["tile"]),
+                message.get("end"), seq, None if known is None else known.table,
+                None if known is None else known.take_game(), message.get("fields"), charge,
+                answers=str(message.get("rid")))
+            if change.finished:
+                self.finisher.kick(table_id)
+            if change.published:
+                return  # its announcement answers the relaying process
+            reply["version"] = change.version
+        except Refused as refusal:
+            reply["refused"] = refusal.retry_ms
+        except ServiceError as error:
+            reply["error"] = {"code": error.code, "message": error.message,
+                              "status": error.status}
+        except Exception as error:
+            # Not answered: the relaying process applies the move itself after its wait.
+            log.warning("a relayed move failed here: %r", error)
+            return
+        try:
+            await self.store.command("PUBLISH", str(message["reply_to"]), dumps(reply))
+        except Exception as error:
+            log.warning("could not answer a relayed move: %r", error)

@@ -1,0 +1,71 @@
+"""Computer players in seats: how a bot is written into a table, and how a bot takes over
+the seat of a player who timed out at a table that allows it.
+
+A bot's seat holds `Person(-1 - seat, "Bot 3 (strong)", bot="strong")`: its id is never a
+player's (player ids are positive), so no person can act for it and no rating row is ever
+touched for it; its name has a space and brackets, which no username may have.
+"""
+
+from __future__ import annotations
+
+from app.engine import Game
+from app.engine.events import Event
+from app.services.tables.table import DEFAULT_PACE_MS, Person, Table
+
+# Strength of the bot that takes over a timed-out seat (RULES 1.10 otherwise ends the game).
+TAKEOVER_STRENGTH = "heuristic"
+
+__all__ = ["DEFAULT_PACE_MS", "TAKEOVER_STRENGTH", "bot_entry", "bot_on_turn", "bot_strength",
+           "hand_over", "is_bot", "wake_at"]
+
+
+def bot_entry(strength: str, seat: int) -> Person:
+    return Person(-1 - seat, f"Bot {seat + 1} ({strength})", strength)
+
+
+def bot_strength(name: str, seat: int) -> str | None:
+    """The strength a bot's name at `seat` was written with (`bot_entry`), else None."""
+    head, tail = f"Bot {seat + 1} (", ")"
+    if name.startswith(head) and name.endswith(tail) and len(name) > len(head) + len(tail):
+        return name[len(head):-len(tail)]
+    return None
+
+
+def is_bot(who: Person | None) -> bool:
+    return who is not None and who.is_bot
+
+
+def bot_on_turn(table: Table, game: Game | None) -> Person | None:
+    """The seat entry of the bot whose turn it is, if it is a bot's turn."""
+    if game is None or game.turn is None or game.status != "playing":
+        return None
+    who = table.seats[game.turn]
+    return who if is_bot(who) else None
+
+
+def wake_at(table: Table, game: Game | None, now: int) -> int | None:
+    """When the clock must look at the table next: the turn's deadline, or for a bot's turn
+    the moment it should move (the bot then plays well inside that deadline)."""
+    if table.status != "playing":
+        return None
+    if table.next_round_at is not None:  # nobody moves before the next round's deal
+        return table.next_round_at
+    if bot_on_turn(table, game) is not None:
+        return now + table.bot_pace_ms
+    return table.deadline
+
+
+def hand_over(table: Table, game: Game) -> tuple[Table, list[Event]]:
+    """The table with the player on turn replaced by a bot, and the event that says so."""
+    seat = game.turn
+    assert seat is not None
+    gone = table.seats[seat]
+    assert gone is not None
+    event = {
+        "type": "bot_takeover",
+        "round": game.round,
+        "seat": seat,
+        "player": gone.name,
+        "bot": TAKEOVER_STRENGTH,
+    }
+    return table.with_seat(seat, bot_entry(TAKEOVER_STRENGTH, seat)), [event]

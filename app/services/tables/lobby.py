@@ -1,0 +1,323 @@
+"""Tables and seats: create, list, join and leave; a table starts its game when it fills."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from app import logs
+from app.config import settings
+from app.engine import OptionsError, new_seed, start_game, validate_options
+from app.live.store import LiveStore, Write
+from app.services.play import moves
+from app.services.tables.bot_seats import DEFAULT_PACE_MS
+from app.services.tables.fairness import has_bots
+from app.services.tables.table import REMOVE, Person, Rematch, Remove, Step, Table
+from app.services.tables.transact import (
+    Change,
+    Command,
+    ServiceError,
+    loaded,
+    lobby_entry_changed,
+    now_ms,
+    public_table,
+    transact,
+)
+
+# Seconds between a round's end and the next deal when a request does not say (PROTOCOL
+# §2a); a table made here without saying has no pause.
+DEFAULT_ROUND_PAUSE = 5
+
+log = logging.getLogger(__name__)
+
+
+class Player(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+def _who(player: Player) -> Person:
+    return Person(player.id, player.name)
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """What a new table is made with (PROTOCOL §1).
+
+    `bot_takeover`: a bot plays on for a player who times out, instead of the game ending
+    (RULES 1.10); casual tables only, since it changes how a game can end. `bot_pace_ms`:
+    how long the bots at this table wait before they place a tile. `round_pause_seconds`:
+    how long the next deal waits after a round's end (PROTOCOL §2a). `private`: never
+    listed in the lobby; joined and watched by its id (PROTOCOL §2b)."""
+
+    variant: str
+    seats: int = 4
+    options: dict[str, Any] | None = None
+    turn_seconds: int = 30
+    rated: bool = True
+    bot_takeover: bool = False
+    bot_pace_ms: int = DEFAULT_PACE_MS
+    round_pause_seconds: int = 0
+    private: bool = False
+
+    @classmethod
+    def of(cls, table: Table) -> Terms:
+        """The terms `table` was made with."""
+        return cls(table.variant, table.players, table.options, table.turn_seconds,
+                   table.rated, table.bot_takeover, table.bot_pace_ms,
+                   table.round_pause_seconds, table.private)
+
+
+async def create_table(
+    store: LiveStore,
+    player: Player,
+    terms: Terms,
+    admit: Callable[[str], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """A new waiting table with its creator in seat 0 (or a game at once for one seat).
+
+    `admit`: called with the new table's id before it is stored; it may refuse (a cap) by
+    raising.
+    """
+    try:
+        normalized = validate_options(terms.variant, terms.seats, terms.options)
+    except OptionsError as error:
+        raise ServiceError("bad_request", str(error), 422) from error
+    if terms.bot_takeover and terms.rated:
+        raise ServiceError("bad_request", "only a casual (unrated) table can use bot_takeover", 422)
+    table = new_table(
+        secrets.token_hex(8), _who(player), replace(terms, options=normalized),
+        (_who(player), *[None] * (terms.seats - 1)), now_ms(),
+    )
+    if admit is not None:
+        await admit(table.id)
+    await write_new(store, table)
+    return public_table(table)
+
+
+def new_table(
+    table_id: str, creator: Person, terms: Terms, seats: tuple[Person | None, ...], now: int
+) -> Table:
+    """A waiting table, not stored yet (`terms.options` validated already)."""
+    return Table(
+        id=table_id,
+        variant=terms.variant,
+        options=dict(terms.options or {}),
+        players=len(seats),
+        seats=seats,
+        status="waiting",
+        turn_seconds=terms.turn_seconds,
+        round_pause_seconds=terms.round_pause_seconds,
+        rated=terms.rated,
+        bot_takeover=terms.bot_takeover,
+        bot_pace_ms=terms.bot_pace_ms,
+        created_by=creator,
+        created_at=now,
+        private=terms.private,
+    )
+
+
+async def write_new(store: LiveStore, table: Table) -> Table:
+    """Store a table made by `new_table` (version 0: never there before); the table as
+    stored, at its first version."""
+    version = await store.write(Write(
+        table.id, 0, table.to_json(), table.created_at,
+        # a private table stays out of the lobby's index
+        listed=not table.private,
+        lobby_entry=lobby_entry_changed(None, table),
+    ))
+    if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
+        raise ServiceError("bad_request", "could not create the table, try again", 409)
+    return replace(table, version=version)
+
+
+async def list_tables(store: LiveStore, limit: int | None = None) -> list[dict[str, Any]]:
+    """Open and running tables (finished ones are only readable by id): the waiting ones
+    first (they can be joined), newest first; at most `limit` (None: the configured
+    lobby size)."""
+    limit = settings.lobby_max_tables if limit is None else limit
+    tables = [Table.from_dict(t.state, t.version) for t in await store.listed()]
+    shown = [t for t in tables if t.status in ("waiting", "playing") and not t.private]
+    shown.sort(key=lambda t: (t.status != "waiting", -t.created_at))
+    return [public_table(table) for table in shown[:limit]]
+
+
+async def get_table(store: LiveStore, table_id: str) -> dict[str, Any]:
+    return public_table(await loaded(store, table_id))
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What a game starts from: a fresh secret seed (only its commitment is shown, in the
+    start event and every view, until the game ends), the game's id, and the time."""
+
+    seed: bytes
+    game_id: str
+    now: int
+
+    @classmethod
+    def fresh(cls) -> Deal:
+        return cls(new_seed(), uuid.uuid4().hex, now_ms())
+
+
+def begin(table: Table, deal: Deal) -> Step:
+    """The game of a table whose every seat is taken, dealt from `deal`."""
+    game, started = start_game(table.variant, table.players, table.options, deal.seed,
+                               clock=now_ms)
+    return Step(replace(table, game_id=deal.game_id, started_at=deal.now), started, game)
+
+
+def seating(
+    who: Callable[[int], Person], seat: int | None, deal: Deal,
+    check: Callable[[Table], None] = lambda table: None,
+) -> Command:
+    """Seat `who(seat)` (in `seat`, or the first free one) after `check(table)` has had its
+    say. The last seat starts the game, dealt from `deal`."""
+
+    def apply(table: Table) -> Step:
+        check(table)
+        if table.status != "waiting":
+            raise ServiceError("bad_request", "the game has already started", 409)
+        free = table.free_seats()
+        if not free:
+            raise ServiceError("bad_request", "the table is full", 409)
+        if seat is None:
+            chosen = free[0]
+        elif not 0 <= seat < table.players:
+            raise ServiceError("bad_request", f"there is no seat {seat}", 409)
+        elif seat not in free:
+            raise ServiceError("bad_request", f"seat {seat} is taken", 409)
+        else:
+            chosen = seat
+        seated = who(chosen)
+        table = table.with_seat(chosen, seated)
+        events = [{"type": "join", "round": 0, "seat": chosen, "player": seated.name}]
+        if table.free_seats():
+            return Step(table, events)
+        started = begin(table, deal)
+        return Step(started.table, events + started.events, started.game)
+
+    return apply
+
+
+def joined_seat(change: Change) -> int:
+    """The seat a `seating` change filled (its first event says)."""
+    seat: int = change.table.log[-1].events[0]["seat"]
+    return seat
+
+
+async def join(
+    store: LiveStore, player: Player, table_id: str, seat: int | None = None
+) -> tuple[int, Change]:
+    """Seat `player` (in `seat`, or the first free one); the last seat starts the game."""
+
+    def check(table: Table) -> None:
+        if table.seat_of(player.id) is not None:
+            raise ServiceError("bad_request", "you are already seated at this table", 409)
+
+    return await take_seat(store, table_id, lambda _seat: _who(player), seat, check=check)
+
+
+async def take_seat(
+    store: LiveStore,
+    table_id: str,
+    who: Callable[[int], Person],
+    seat: int | None,
+    *,
+    check: Callable[[Table], None],
+) -> tuple[int, Change]:
+    """Apply `seating`; returns the seat taken and the change."""
+    change = await transact(store, table_id, seating(who, seat, Deal.fresh(), check))
+    assert change is not None
+    if change.table.status == "playing":
+        logs.table_id.set(table_id)
+        logs.game_id.set(change.table.game_id)
+        log.info("game started: %s, %d players", change.table.variant, change.table.players)
+    return joined_seat(change), change
+
+
+def _seat(table: Table, player_id: int) -> int:
+    seat = table.seat_of(player_id)
+    if seat is None:
+        raise ServiceError("not_seated", "you are not seated at this table", 409)
+    return seat
+
+
+def rematch_offer(player_id: int, new_table_id: str) -> Command:
+    """`player_id` offers to play again at a finished table; the offer that completes them
+    all names the new table (`new_table_id`). Nothing changes for an offer made already."""
+
+    def apply(table: Table) -> Step | None:
+        seat = _seat(table, player_id)
+        if table.status != "finished":
+            raise ServiceError("bad_request", "a rematch is offered once the game is over", 409)
+        offer = table.rematch or Rematch()
+        offers = tuple(sorted({*offer.offers, seat}))
+        if offer.new_table_id is not None or offers == offer.offers:
+            return None
+        # Bots always play again; every person at the table must say so.
+        people = {s for s, who in enumerate(table.seats) if who is not None and not who.is_bot}
+        new = Rematch(offers, new_table_id if people <= set(offers) else None)
+        event = {"type": "rematch", "round": 0, "seat": seat, **new.to_dict()}
+        # A finished table stays out of the lobby: this change only tells its watchers.
+        return Step(replace(table, rematch=new), [event], listed=False)
+
+    return apply
+
+
+async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, Any]:
+    """`player` offers to play again at a finished table; when every seat has offered, a
+    new table with the same variant, options, seats and clocks starts at once.
+
+    Returns PROTOCOL's `{"offers", "new_table_id"}` and, as "started", whether this offer
+    started the new table (so the caller announces it once).
+    """
+    new_id = secrets.token_hex(8)
+    change = await transact(store, table_id, rematch_offer(player.id, new_id))
+    assert change is not None
+    table = change.table
+    assert table.rematch is not None
+    offer = table.rematch.to_dict()
+    started = change.written and table.rematch.new_table_id == new_id
+    if started:
+        # Every seat is taken at once, so the new table starts as a last join would.
+        # The new table is rated only among people (app.services.tables.fairness).
+        terms = replace(Terms.of(table), rated=table.rated and not has_bots(table.seats))
+        fresh = await write_new(store, new_table(
+            new_id, table.created_by, terms, table.seats, now_ms()))
+        deal = Deal.fresh()
+        await transact(store, new_id, lambda waiting: begin(waiting, deal), known=fresh)
+        note = {"type": "table.rematch", "table_id": table_id, **offer}
+        await store.publish_table(table_id, {"kind": "notice", "message": note})
+    return {**offer, "started": started}
+
+
+def departure(player: Player) -> Command:
+    """Before the start: the seat freed (an emptied table is removed). During play: a
+    resignation, which RULES 1.10 treats exactly as a timeout."""
+    resigns = moves.resignation(player.id)
+
+    def apply(table: Table) -> Step | Remove | None:
+        seat = _seat(table, player.id)
+        if table.status == "playing":
+            return resigns(table)
+        if table.status == "finished":
+            raise ServiceError("game_over", "the game is over", 409)
+        table = table.with_seat(seat, None)
+        if not table.people():  # nobody left
+            return REMOVE
+        return Step(table, [{"type": "leave", "round": 0, "seat": seat, "player": player.name}])
+
+    return apply
+
+
+async def leave(store: LiveStore, player: Player, table_id: str) -> Change | None:
+    """Apply `departure`; None when the table was removed."""
+    return await transact(store, table_id, departure(player))

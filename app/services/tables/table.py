@@ -1,0 +1,262 @@
+"""A live table as the services read and change it: typed, and the JSON the store keeps.
+
+`Table.to_dict()` is exactly the JSON object the live store holds for a table (and the
+database's snapshot of a running game), `Table.from_dict()` reads it back; fields added
+later (`round_pause_seconds`, `bot_takeover`, `bot_pace_ms`, `next_round_at`, `rematch`,
+`private`, `unrated_reason`) have defaults, so a state written before them still loads.
+
+The table holds the current round only: when a round is over and the next one dealt, the
+finished round (its deal and moves) is appended once to the store's round archive, and the
+state keeps just its `end` and standings (what views and the variants' rules need), marked
+`"archived": true`. `tables.full_game_dict` joins them again for a record.
+
+A table also carries, outside its JSON, the version it was read at (`version`) and its
+event log's entries as JSON when the process that made them kept them (`log_json`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, NamedTuple, cast
+
+import orjson
+
+from app.engine import Game
+from app.engine.events import Event
+
+# Default pause before a bot places a tile, so that a table of bots looks like people.
+DEFAULT_PACE_MS = 1500
+
+Status = Literal["waiting", "playing", "finished"]
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who sits in a seat (or made the table): a player, or a bot (`bot`: its strength).
+
+    A bot's id is `-1 - seat`, never a player's (player ids are positive), so no person
+    can act for it and no rating row is ever touched for it."""
+
+    id: int
+    name: str
+    bot: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.bot is None:
+            return {"id": self.id, "name": self.name}
+        return {"id": self.id, "name": self.name, "bot": self.bot}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Person:
+        return cls(data["id"], data["name"], data.get("bot"))
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """The offers to play again at a finished table (seats), and the new table once all
+    have offered."""
+
+    offers: tuple[int, ...] = ()
+    new_table_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"offers": list(self.offers), "new_table_id": self.new_table_id}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rematch:
+        return cls(tuple(data["offers"]), data["new_table_id"])
+
+
+class LogEntry(NamedTuple):
+    """The events of the change that made version `v` (a tuple: a table's log is read back
+    whole by every process its changes are announced to)."""
+
+    v: int
+    events: list[Event]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": self.v, "events": self.events}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: str
+    variant: str
+    # the variant's options as the engine validated them
+    options: dict[str, Any]
+    # how many seats
+    players: int
+    seats: tuple[Person | None, ...]
+    status: Status
+    turn_seconds: int
+    rated: bool
+    created_by: Person
+    created_at: int
+    game_id: str | None = None
+    started_at: int | None = None
+    finished_at: int | None = None
+    # when the player on turn times out (epoch ms; None: no clock runs)
+    deadline: int | None = None
+    # the engine's `Game.to_dict()`, its finished rounds reduced to their summaries
+    game: dict[str, Any] | None = None
+    log: tuple[LogEntry, ...] = ()
+    round_pause_seconds: int = 0
+    bot_takeover: bool = False
+    bot_pace_ms: int = DEFAULT_PACE_MS
+    # the end of the pause between two rounds (epoch ms; None: no pause now)
+    next_round_at: int | None = None
+    rematch: Rematch | None = None
+    # kept out of the lobby, reached by its id (PROTOCOL §2b)
+    private: bool = False
+    # Why a game made rated pays no rating after all (app.services.tables.fairness); None: no
+    # such reason has come up during the game.
+    unrated_reason: str | None = None
+    # Not stored: the version this table was read at (0: not stored yet), and its log's
+    # entries as JSON, in order, when the process that made them kept them.
+    version: int = field(default=0, compare=False)
+    log_json: tuple[bytes, ...] | None = field(default=None, compare=False, repr=False)
+
+    # -- seats -----------------------------------------------------------------------------
+
+    def seat_of(self, player_id: int | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat, who in enumerate(self.seats):
+            if who is not None and who.id == player_id:
+                return seat
+        return None
+
+    def people(self) -> list[Person]:
+        return [who for who in self.seats if who is not None and not who.is_bot]
+
+    def free_seats(self) -> list[int]:
+        return [seat for seat, who in enumerate(self.seats) if who is None]
+
+    def with_seat(self, seat: int, who: Person | None) -> Table:
+        seats = list(self.seats)
+        seats[seat] = who
+        return replace(self, seats=tuple(seats))
+
+    # -- the store's JSON ----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self._fields()
+        data["log"] = [entry.to_dict() for entry in self.log]
+        return data
+
+    def to_json(self) -> bytes:
+        """`to_dict()` as the store keeps it: each log entry serialised once, by the change
+        that made it (`log_json`), when that is known."""
+        if self.log_json is None:
+            return orjson.dumps(self.to_dict())
+        data = self._fields()
+        data["log"] = orjson.Fragment(b"[" + b",".join(self.log_json) + b"]")
+        return orjson.dumps(data)
+
+    def _fields(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "variant": self.variant,
+            "options": self.options,
+            "players": self.players,
+            "seats": [None if who is None else who.to_dict() for who in self.seats],
+            "status": self.status,
+            "turn_seconds": self.turn_seconds,
+            "round_pause_seconds": self.round_pause_seconds,
+            "rated": self.rated,
+            "bot_takeover": self.bot_takeover,
+            "bot_pace_ms": self.bot_pace_ms,
+            "created_by": self.created_by.to_dict(),
+            "game_id": self.game_id,
+            "created_at": self.created_at,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "deadline": self.deadline,
+            "game": self.game,
+            "next_round_at": self.next_round_at,
+            "private": self.private,
+        }
+        if self.rematch is not None:
+            data["rematch"] = self.rematch.to_dict()
+        if self.unrated_reason is not None:
+            data["unrated_reason"] = self.unrated_reason
+        return data
+
+    def log_sizes(self) -> list[int] | None:
+        """The length of each log entry's JSON at the end of `to_json()`'s output (None when
+        the entries are not kept as JSON): enough to find them there again (`logged`)."""
+        return None if self.log_json is None else [len(entry) for entry in self.log_json]
+
+    @staticmethod
+    def logged(state: bytes, sizes: list[int]) -> tuple[bytes, ...] | None:
+        """The log entries' JSON as they lie in `state` (a `to_json()` of a table whose
+        entries have these sizes): the log is its last member, `"log":[...]}`. None when
+        `state` does not hold them there."""
+        end = len(state) - 2  # the log's "]"
+        start = end - sum(sizes) - max(0, len(sizes) - 1)
+        if start < 1 or state[end:] != b"]}" or state[start - 1:start] != b"[":
+            return None
+        entries = []
+        for size in sizes:
+            entries.append(state[start:start + size])
+            start += size + 1
+        return tuple(entries)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], version: int = 0,
+                  log_json: tuple[bytes, ...] | None = None) -> Table:
+        """The table `data` holds (`to_dict()`), read at `version`; `log_json`: its log's
+        entries as JSON, when the reader has them (see `logged`)."""
+        rematch = data.get("rematch")
+        return cls(
+            id=data["id"],
+            variant=data["variant"],
+            options=data["options"],
+            players=data["players"],
+            seats=tuple(None if who is None else Person.from_dict(who) for who in data["seats"]),
+            status=cast(Status, data["status"]),
+            turn_seconds=data["turn_seconds"],
+            rated=data["rated"],
+            created_by=Person.from_dict(data["created_by"]),
+            created_at=data["created_at"],
+            game_id=data.get("game_id"),
+            started_at=data.get("started_at"),
+            finished_at=data.get("finished_at"),
+            deadline=data.get("deadline"),
+            game=data.get("game"),
+            log=tuple(LogEntry(entry["v"], entry["events"]) for entry in data.get("log", ())),
+            round_pause_seconds=data.get("round_pause_seconds", 0),
+            bot_takeover=data.get("bot_takeover", False),
+            bot_pace_ms=data.get("bot_pace_ms", DEFAULT_PACE_MS),
+            next_round_at=data.get("next_round_at"),
+            rematch=None if rematch is None else Rematch.from_dict(rematch),
+            private=data.get("private", False),
+            unrated_reason=data.get("unrated_reason"),
+            version=version,
+            log_json=log_json,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What a command makes of a table: the table to write and the events that say what
+    happened. `game`: the game in its new position when the command played on it (its
+    serialised form becomes the table's); `listed`: False for a change of a table that
+    must stay out of the lobby's index."""
+
+    table: Table
+    events: list[Event]
+    game: Game | None = None
+    listed: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """What a command makes of a waiting table the last person left: it goes."""
+
+
+REMOVE = Remove()

@@ -1,0 +1,434 @@
+"""A live table's public shapes (`table`, `view`) and the one way to change it, `transact`.
+
+The table itself (`Table`, the JSON the store keeps) is in app.services.tables.table. Every
+command that changes a table is a function `Table -> Step` (pure: no I/O, no clock of its
+own) that `transact` applies to the table as read and writes by compare-and-set on the
+version read, again on a fresher read when another change came first.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from app.engine import VARIANTS, Game, game_from_dict
+from app.engine.events import Event
+from app.live.ratelimit import Charge
+from app.live.store import Announcement, LiveStore, Write, dumps
+from app.services.tables.bot_seats import wake_at
+from app.services.tables.fairness import with_reason
+from app.services.tables.table import LogEntry, Remove, Step, Table
+
+# What a finished round keeps in the hot state; the rest is in the round archive.
+ARCHIVED = "archived"
+_ROUND_DETAIL = ("hands", "bazaar", "moves")
+
+# Finished tables stay in the lobby this long (then lobby.remove) ...
+FINISHED_IN_LOBBY_MS = 60_000
+# ... and readable by GET / table.subscribe this long after their result is written.
+FINISHED_KEEP_SECONDS = 3600
+# How many changes' events a state remembers, so a socket that skipped some still gets them.
+LOG_LENGTH = 16
+
+
+class ServiceError(Exception):
+    """A refused command: `code` is the PROTOCOL §2 error code, `status` the HTTP one."""
+
+    def __init__(self, code: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def not_found(table_id: str) -> ServiceError:
+    return ServiceError("not_found", f"no table {table_id!r}", 404)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def pause_remaining(table: Table, now: int | None = None) -> int:
+    """Milliseconds left of the pause between two rounds (0: no pause now)."""
+    until = table.next_round_at
+    return 0 if until is None else max(0, until - (now_ms() if now is None else now))
+
+
+def game_of(table: Table) -> Game | None:
+    """The table's game, reading the server's clock (`now_ms`) where its rules need the
+    time (General, RULES §12)."""
+    return None if table.game is None else game_from_dict(table.game, clock=now_ms)
+
+
+def public_table(table: Table) -> dict[str, Any]:
+    """PROTOCOL's `table`: names as plain strings, nothing of the game itself."""
+    return {
+        "id": table.id,
+        "variant": table.variant,
+        "options": table.options,
+        "seats": [
+            {"seat": s, "player": None if who is None else who.name}
+            | ({"bot": who.bot} if who is not None and who.bot is not None else {})
+            for s, who in enumerate(table.seats)
+        ],
+        "status": table.status,
+        "turn_seconds": table.turn_seconds,
+        "round_pause_seconds": table.round_pause_seconds,
+        "rated": table.rated,
+        "created_by": table.created_by.name,
+        "game_id": table.game_id,
+        "private": table.private,
+        # named only where it is on: a bot plays on for a player who times out
+        **({"bot_takeover": True} if table.bot_takeover else {}),
+    }
+
+
+def _waiting_view(table: Table) -> dict[str, Any]:
+    """The public view of a table whose game has not started: the same shape, nothing dealt."""
+    return {
+        "variant": table.variant,
+        "options": table.options,
+        "status": "waiting",
+        "turn": None,
+        "round": 0,
+        "layout": VARIANTS[table.variant].layout,
+        "ends": {},
+        "chain": [],
+        "bazaar": 0,
+        "seats": [
+            {"seat": s, "tiles": 0, "account": 0, "opened": False, "remembered": 0}
+            for s in range(table.players)
+        ],
+        "carry": 0,
+        "history": [],
+        "commitment": None,
+        "seed": None,
+        "result": None,
+    }
+
+
+def public_view(
+    table: Table,
+    game: Game | None,
+    connected: set[int],
+    spectators: int = 0,
+) -> dict[str, Any]:
+    """What every seat's view and every spectator's has in common (`build_view` adds the
+    seat's own part); built once for all the views of one version."""
+    view = _waiting_view(table) if game is None else game.public_view()
+    view["table_id"] = table.id
+    view["game_id"] = table.game_id
+    view["status"] = table.status
+    view["deadline"] = table.deadline if table.status == "playing" else None
+    view["next_round_at"] = table.next_round_at
+    view["rematch"] = None if table.rematch is None else table.rematch.to_dict()
+    view["spectators"] = spectators
+    view["result"] = with_reason(view.get("result"), table)
+    if view["next_round_at"] is not None:
+        # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
+        view["deadline"] = None
+    for entry in view["seats"]:
+        who = table.seats[entry["seat"]]
+        entry["player"] = None if who is None else who.name
+        bot = None if who is None else who.bot
+        entry["connected"] = entry["seat"] in connected or bot is not None
+        if bot is not None:
+            entry["bot"] = bot
+    return view
+
+
+def build_view(
+    table: Table,
+    game: Game | None,
+    seat: int | None,
+    connected: set[int],
+    spectators: int = 0,
+    public: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's.
+
+    `game` is `game_of(table)`, loaded once by the caller for all the views it builds, and
+    `public` its `public_view`, when the caller has it.
+    """
+    if public is None:
+        public = public_view(table, game, connected, spectators)
+    return {**public, **own_view(game, seat, public)}
+
+
+def own_view(game: Game | None, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+    """The part of `seat`'s view that is his alone (`you`, `hand`, `legal`), beside the
+    `public_view` of the same version."""
+    own = {"you": seat, "hand": [], "legal": []} if game is None else game.own_view(seat)
+    if public["next_round_at"] is not None:
+        own["legal"] = []
+    return own
+
+
+def events_since(table: Table, version: int, last_sent: int) -> list[Event]:
+    """The events of the changes after `last_sent` up to `version` (those still logged)."""
+    if last_sent <= 0:
+        return []
+    log = table.log
+    # Newest last: only the entries after `last_sent` are looked at (one, as a rule).
+    first = len(log)
+    while first and log[first - 1].v > last_sent:
+        first -= 1
+    return [event for entry in log[first:] if entry.v <= version for event in entry.events]
+
+
+def split_rounds(game: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`game` (a `Game.to_dict()`) with every round before the current one reduced to its
+    summary, and the rounds newly reduced so (to archive), in order."""
+    rounds = game["rounds"]
+    fresh = [rd for rd in rounds[:-1] if not rd.get(ARCHIVED)]
+    if not fresh:
+        return game, []
+    kept = [
+        rd if rd.get(ARCHIVED) else {
+            **{k: v for k, v in rd.items() if k not in _ROUND_DETAIL}, "moves": [], ARCHIVED: True
+        }
+        for rd in rounds[:-1]
+    ]
+    return {**game, "rounds": [*kept, rounds[-1]]}, fresh
+
+
+async def full_game_dict(store: LiveStore, table_id: str, game: dict[str, Any]
+                         ) -> dict[str, Any]:
+    """`game` as stored in the table, with its archived rounds joined back in."""
+    if not any(rd.get(ARCHIVED) for rd in game["rounds"]):
+        return game
+    archive = await store.archived_rounds(table_id)
+    rounds = [
+        archive[r] if rd.get(ARCHIVED) else rd for r, rd in enumerate(game["rounds"])
+    ]
+    return {**game, "rounds": rounds}
+
+
+def _lobby_fields(table: Table) -> tuple[object, ...]:
+    """The table's fields that `public_table` shows: a change that leaves them all equal (a
+    move, as a rule) leaves the lobby's entry as it was."""
+    return (table.seats, table.status, table.game_id, table.options, table.turn_seconds,
+            table.round_pause_seconds, table.rated, table.bot_takeover, table.variant,
+            table.created_by, table.private)
+
+
+def lobby_entry_changed(before: Table | None, after: Table) -> dict[str, Any] | None:
+    """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged, or a
+    private table, which the lobby never shows)."""
+    if after.private:
+        return None
+    if before is not None and _lobby_fields(before) == _lobby_fields(after):
+        return None
+    entry = public_table(after)
+    return None if before is not None and public_table(before) == entry else entry
+
+
+async def load(store: LiveStore, table_id: str) -> Table | None:
+    """The table as stored now, at its version; None if there is none."""
+    current = await store.load(table_id)
+    return None if current is None else Table.from_dict(current.state, current.version)
+
+
+async def loaded(store: LiveStore, table_id: str) -> Table:
+    """`load`, refusing with `not_found` when there is no such table."""
+    table = await load(store, table_id)
+    if table is None:
+        raise not_found(table_id)
+    return table
+
+
+class Prepared(Protocol):
+    """A change made ready to write: what its announcement carries besides the state."""
+
+    def announcement(self) -> Announcement: ...
+
+
+class Announcer(Protocol):
+    """What shows this process's changes to its sockets and makes each change's
+    announcement (app.services.fanout.feed.Feed, as `LiveStore.announcer`): `prepare` before the
+    write, `written` once it is stored."""
+
+    def prepare(self, table: Table, game: Game | None) -> Prepared: ...
+
+    def written(self, prepared: Any, published: bool) -> object: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change that was stored: the table as written (at its new version), whether it
+    ended the game, and the game as it is now (so the writer's process need not parse the
+    table again). `written`: False when the command had nothing to change (then `table`
+    is the table as read). `published`: whether the change was announced to other
+    processes."""
+
+    table: Table
+    finished: bool = False
+    game: Game | None = None
+    written: bool = True
+    published: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+
+# A command: what it makes of the table as read. A `Step` is written; `REMOVE` deletes a
+# waiting table; None changes nothing. It raises `ServiceError` to refuse.
+Command = Callable[[Table], Step | Remove | None]
+
+# A command loses a compare-and-set only to another change of the same table; it then
+# reads again and tries again, a bounded number of times.
+ATTEMPTS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Sealed:
+    """A step made ready to write: the table to store and what the write carries."""
+
+    table: Table
+    archive: list[dict[str, Any]]
+    finished: bool
+    started: bool
+
+
+def seal(current: Table, step: Step, now: int) -> Sealed:
+    """The table `step` makes of `current`, as it is stored: the game's new position, the
+    status, the deadline of the player now on turn and the event log, at the next version.
+    A game that just ended is marked finished in this same write, which also queues its
+    result for the database writer."""
+    table = step.table
+    game = step.game
+    archive: list[dict[str, Any]] = []
+    status = table.status
+    finished_at = table.finished_at
+    finished = False
+    stored_game = table.game
+    if game is not None:
+        stored_game, archive = split_rounds(game.to_dict())
+        if game.status == "finished" and current.status != "finished":
+            finished = True
+            status = "finished"
+            finished_at = now
+        elif game.status == "playing":
+            status = "playing"
+    next_round_at = None
+    deadline: int | None = None
+    pause = table.round_pause_seconds
+    if status == "playing" and pause and any(e["type"] == "round_end" for e in step.events):
+        # A pause between rounds: the clock wakes at its end (play.expire then starts the
+        # first turn's clock), so everyone can look at the round that was just played.
+        next_round_at = deadline = now + pause * 1000
+    elif status == "playing":
+        deadline = now + table.turn_seconds * 1000
+    version = current.version + 1
+    # The log's older entries were serialised by the changes that made them: between two
+    # moves of a table they have left the caches, and serialising them again was half the
+    # cost of the state's JSON at 250 busy tables (31-38 -> 19-24 us a move); the new one, here.
+    entry = LogEntry(version, step.events)
+    log_json = current.log_json
+    if log_json is None:
+        log_json = tuple(dumps(e.to_dict()) for e in current.log)
+    sealed = replace(
+        table, game=stored_game, status=status, finished_at=finished_at,
+        next_round_at=next_round_at, deadline=deadline,
+        log=(*current.log, entry)[-LOG_LENGTH:],
+        version=version,
+        log_json=(*log_json, dumps(entry.to_dict()))[-LOG_LENGTH:],
+    )
+    # A game that starts, and every new round of it, is copied to the database soon after
+    # (app.services.durable.recovery), so a lost live store costs at most the round being played.
+    started = status == "playing" and current.status != "playing"
+    return Sealed(sealed, archive, finished, started)
+
+
+async def commit(
+    store: LiveStore, current: Table, step: Step, charge: Charge | None = None,
+    answers: str | None = None,
+) -> Change | None:
+    """Write what `step` makes of `current` if nobody changed the table meanwhile (None:
+    the compare-and-set lost). `charge`: the rate limits of the message that makes the
+    change, taken by the same write (`Refused` when they are spent: nothing is written).
+    `answers`: the relayed request the change carries out (see `Write.answers`)."""
+    now = now_ms()
+    sealed = seal(current, step, now)
+    table = sealed.table
+    # The game object still holds the rounds just archived in full; the table holds their
+    # summaries. Whoever needs the game after this write parses the table, as stored.
+    game = None if sealed.archive else step.game
+    announcer: Announcer | None = store.announcer
+    prepared = None if announcer is None else announcer.prepare(table, game)
+    written = await store.written(Write(
+        table.id,
+        current.version,
+        table.to_json(),
+        table.created_at,
+        # a bot's turn wakes the clock when the bot should move, well before the deadline
+        deadline_ms=wake_at(table, step.game, now),
+        finished=sealed.finished,
+        # a private table was never in the lobby: nothing to take out of it
+        retire_at_ms=(now + FINISHED_IN_LOBBY_MS
+                      if sealed.finished and not table.private else None),
+        listed=step.listed and not table.private,
+        lobby_entry=lobby_entry_changed(current, table),
+        archive=sealed.archive,
+        snapshot=table.status == "playing" and (sealed.started or bool(sealed.archive)),
+        announcement=None if prepared is None else prepared.announcement(),
+        answers=answers,
+    ), charge)
+    if written is None:
+        return None
+    if announcer is not None:
+        announcer.written(prepared, written.published)
+    return Change(table, sealed.finished, game, published=written.published)
+
+
+async def transact(
+    store: LiveStore,
+    table_id: str,
+    change: Command,
+    *,
+    known: Table | None = None,
+    charge: Charge | None = None,
+    retry: bool = True,
+    answers: str | None = None,
+) -> Change | None:
+    """The one way to change a table: read it, apply `change`, write what it made by
+    compare-and-set on the version read; when another change came first, read again and
+    apply `change` again (a bounded number of times).
+
+    `known`: the table as this process holds it; `change` is tried on it first without a
+    read (the compare-and-set still decides), and a refusal (or nothing to do) is checked
+    against a fresh read. `retry`: False for a command chosen at one version (a move): a lost
+    compare-and-set is then `stale`. `charge` and `answers`: see `commit`.
+
+    Returns the change; for a command that changed nothing, the table as read
+    (`written` False); None when the command removed the table.
+    """
+    for _ in range(ATTEMPTS):
+        if known is not None:
+            current, known = known, None
+            try:
+                step = change(current)
+            except ServiceError:
+                continue
+            if step is None:  # nothing to do, as far as the held table says: look again
+                continue
+        else:
+            current = await loaded(store, table_id)
+            step = change(current)
+        if step is None:
+            return Change(current, written=False)
+        if isinstance(step, Remove):
+            # a private table was never in the lobby: its removal is not told there
+            if await store.delete(table_id, current.version, listed=not current.private):
+                return None
+        else:
+            done = await commit(store, current, step, charge, answers)
+            if done is not None:
+                return done
+        if not retry:
+            raise ServiceError("stale", "the table changed meanwhile, look again", 409)
+    raise ServiceError("bad_request", "the table is busy, try again", 409)
