@@ -12,7 +12,7 @@ twice: a piece of JSON made once is spliced into the next message as bytes.
 - The writer's parts: pieces of bytes one after another, their sizes in the header
   (`join_parts`, `split_parts`).
 - A view spliced from a part every seat shares and each seat's own rest (`view_head`,
-  `view_rest`, `view`): the shared part is serialised once for every seat.
+  `view_rest`, `joined_view`): the shared part is serialised once for every seat.
 - A table's state with its log's entries as they were serialised by the changes that made
   them, the log its last member (`with_log`), so a reader finds the entries again by their
   sizes without parsing them (`log_sizes`, `logged`).
@@ -132,7 +132,7 @@ def view_rest(own: Mapping[str, Any]) -> bytes:
     return orjson.dumps(own)[1:]
 
 
-def view(head: bytes, rest: bytes) -> bytes:
+def joined_view(head: bytes, rest: bytes) -> bytes:
     """One seat's whole view: `head` (`view_head`) closed by `rest` (`view_rest`); the JSON
     of the shared members followed by the seat's own."""
     if len(rest) == 1 and len(head) > 1:

@@ -17,12 +17,12 @@ from app.wire.bytes import (
     change_header,
     change_message,
     join_parts,
+    joined_view,
     log_sizes,
     logged,
     members,
     read_write_argv,
     split_parts,
-    view,
     view_head,
     view_rest,
     with_log,
@@ -111,7 +111,7 @@ def test_parts_split_again_by_their_sizes(parts: list[bytes]) -> None:
 def test_a_view_spliced_from_a_shared_part_and_a_seats_own_is_both(
         shared: dict[str, Any], more: dict[str, Any]) -> None:
     own = {key: value for key, value in more.items() if key not in shared}
-    whole = view(view_head(shared), view_rest(own))
+    whole = joined_view(view_head(shared), view_rest(own))
     assert orjson.loads(whole) == {**shared, **own}
     assert list(orjson.loads(whole)) == [*shared, *own]
 

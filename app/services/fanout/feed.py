@@ -42,6 +42,7 @@ from app.services.tables.transact import (
     own_view,
     public_view,
 )
+from app.wire.bytes import join_parts, joined_view, members, split_parts, view_head, view_rest
 
 log = logging.getLogger(__name__)
 
@@ -98,13 +99,9 @@ class Ready:
         if not (isinstance(sizes, list) and isinstance(players, list)
                 and isinstance(connected, list) and len(sizes) == len(players) + 3):
             return None
-        parts = change.parts()
-        if sum(sizes) != len(parts):
+        pieces = split_parts(change.parts(), sizes)
+        if pieces is None:
             return None
-        pieces, at = [], 0
-        for size in sizes:
-            pieces.append(parts[at:at + size])
-            at += size
         return cls(tuple(players), frozenset(connected), int(header.get("spectators", 0)),
                    pieces[0], tuple(pieces[1:-1]), pieces[-1])
 
@@ -223,9 +220,9 @@ class Snapshot:
             if ready is not None and ready.spectators == self.spectators \
                     and ready.connected == self.connected:
                 own = ready.own[-1 if seat is None else seat]
-                view = orjson.Fragment(ready.shared + own)
+                view = orjson.Fragment(joined_view(ready.shared, own))
             else:
-                view = orjson.Fragment(self._shared() + self._own_part(seat))
+                view = orjson.Fragment(joined_view(self._shared(), self._own_part(seat)))
             self._views[seat] = view
         return view
 
@@ -234,7 +231,7 @@ class Snapshot:
             shared = public_view(self.table, self.game, self.connected, self.spectators)
             self._own = {}
             # The shared object, open for the seat's own fields: `{...,`
-            self._public = orjson.dumps(shared)[:-1] + b","
+            self._public = view_head(shared)
             self._shared_view = shared
         return self._public
 
@@ -242,8 +239,7 @@ class Snapshot:
         own = self._own.get(seat)
         if own is None:
             self._shared()
-            own = self._own[seat] = orjson.dumps(
-                own_view(self.game, seat, self._shared_view))[1:]
+            own = self._own[seat] = view_rest(own_view(self.game, seat, self._shared_view))
         return own
 
     def _events_since(self, last_sent: int) -> tuple[bytes, orjson.Fragment]:
@@ -281,18 +277,18 @@ class Snapshot:
         then each makes its own, or nobody else listened at the last change)."""
         table = self.table
         if not self.share:
-            return Announcement(b"," + orjson.dumps({"log": table.log_sizes()})[1:-1])
+            return Announcement(members({"log": table.log_sizes()}))
         seats: list[int | None] = [*range(table.players), None]
         parts = [self._shared(), *(self._own_part(seat) for seat in seats),
                  self._events_since(self.version - 1)[0]]
-        fields = orjson.dumps({
+        joined, sizes = join_parts(parts)
+        return Announcement(members({
             "players": [None if who is None else who.id for who in table.seats],
             "log": table.log_sizes(),
             "connected": sorted(self.connected),
             "spectators": self.spectators,
-            "sizes": [len(part) for part in parts],
-        })
-        return Announcement(b"," + fields[1:-1], b"".join(parts))
+            "sizes": sizes,
+        }), joined)
 
     def presence_message(self) -> dict[str, Any]:
         return {
