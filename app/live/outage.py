@@ -17,6 +17,7 @@ from redis.commands.core import AsyncScript
 
 from app.live.base import StoreBase
 
+# Said under the store's name, as before the store was split (log filters name it).
 log = logging.getLogger("app.live.store")
 
 
