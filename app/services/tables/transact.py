@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.engine import VARIANTS, Game, game_from_dict
-from app.engine.events import Event
 from app.live.ratelimit import Charge
 from app.live.store import Announcer, LiveStore, Write, dumps
 from app.services.tables.bot_seats import wake_at
+from app.services.tables.events import TableEvent
 from app.services.tables.fairness import with_reason
 from app.services.tables.table import LogEntry, Remove, Step, Table
 
@@ -167,7 +167,7 @@ def own_view(game: Game | None, seat: int | None, public: dict[str, Any]) -> dic
     return own
 
 
-def events_since(table: Table, version: int, last_sent: int) -> list[Event]:
+def events_since(table: Table, version: int, last_sent: int) -> list[TableEvent]:
     """The events of the changes after `last_sent` up to `version` (those still logged)."""
     if last_sent <= 0:
         return []
