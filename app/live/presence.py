@@ -12,6 +12,7 @@ from redis.commands.core import AsyncScript
 from app.live.base import StoreBase, dumps
 from app.live.reads import Versioned, versioned
 from app.live.scripts import run_script
+from app.wire.messages import TableNote
 
 
 def live_watchers(watchers: dict[Any, Any], now_ms: int) -> int:
@@ -111,5 +112,5 @@ class Presence(StoreBase):
     async def presence(self, table_id: str, now_ms: int) -> set[int]:
         return live_seats(await self.redis.hgetall(self.keys.presence(table_id)), now_ms)
 
-    async def publish_table(self, table_id: str, message: dict[str, Any]) -> None:
+    async def publish_table(self, table_id: str, message: TableNote) -> None:
         await self.command("PUBLISH", self.keys.table_channel(table_id), dumps(message))

@@ -28,6 +28,7 @@ from app.live.base import StoreBase, dumps
 from app.live.ratelimit import Charge, Refused, Verdict
 from app.live.scripts import run_script
 from app.wire.bytes import change_header, write_argv
+from app.wire.messages import LobbyChange, LobbyGone, RemovedNote, TableInfo
 
 
 class Written(NamedTuple):
@@ -63,18 +64,19 @@ class Write:
     finished: bool = False
     retire_at_ms: int | None = None
     listed: bool = True
-    lobby_entry: dict[str, Any] | None = None
+    lobby_entry: TableInfo | None = None
     archive: Sequence[dict[str, Any]] = ()
     snapshot: bool = False
     announcement: Announcement | None = None
     answers: str | None = None
 
 
-def lobby_update(table_id: str, version: int, entry: dict[str, Any] | None) -> bytes:
+def lobby_update(table_id: str, version: int, entry: TableInfo | None) -> bytes:
     """The lobby's message of a table's new entry (b"" for none)."""
     if entry is None:
         return b""
-    return dumps({"kind": "update", "table_id": table_id, "v": version, "table": entry})
+    change: LobbyChange = {"kind": "update", "table_id": table_id, "v": version, "table": entry}
+    return dumps(change)
 
 
 class Writes(StoreBase):
@@ -173,7 +175,7 @@ class Writes(StoreBase):
         *,
         created_ms: int,
         deadline_ms: int | None,
-        lobby_entry: dict[str, Any] | None,
+        lobby_entry: TableInfo | None,
     ) -> bool:
         """Put back a table this store lost (`data`: its JSON state, made at `created_ms`), at
         `version`; False if the table exists (then
@@ -206,17 +208,12 @@ class Writes(StoreBase):
         """Remove a table still at version `expected` (an empty table nobody waits at).
         `listed`: False for a table the lobby never showed (its removal is not told there)."""
         k = self.keys
+        removed: RemovedNote = {"kind": "removed", "table_id": table_id, "v": expected + 1}
+        gone: LobbyGone = {"kind": "remove", "table_id": table_id, "v": expected + 1}
         done = await self._delete(
             keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id),
                   k.listeners(table_id)],
-            args=[
-                expected,
-                table_id,
-                k.table_channel(table_id),
-                k.lobby_channel,
-                dumps({"kind": "removed", "table_id": table_id, "v": expected + 1}),
-                dumps({"kind": "remove", "table_id": table_id, "v": expected + 1})
-                if listed else "",
-            ],
+            args=[expected, table_id, k.table_channel(table_id), k.lobby_channel,
+                  dumps(removed), dumps(gone) if listed else ""],
         )
         return bool(done)

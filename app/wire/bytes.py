@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import orjson
+
+from app.wire.messages import ChangeHeader
 
 # -- a change's announcement ------------------------------------------------------------
 
@@ -59,7 +61,7 @@ class Announced:
     """A change's announcement as received: its header, and where the state's JSON and the
     writer's parts lie in the message (neither parsed nor copied yet)."""
 
-    header: dict[str, Any]
+    header: ChangeHeader
     message: bytes
     start: int
 
@@ -94,7 +96,7 @@ def announced(message: bytes) -> Announced | None:
             and isinstance(header.get("state"), int) and isinstance(header.get("writer"), str)
             and 0 <= header["state"] <= len(message) - end - 1):
         return None
-    return Announced(header, message, end + 1)
+    return Announced(cast(ChangeHeader, header), message, end + 1)
 
 
 # -- pieces one after another -----------------------------------------------------------
