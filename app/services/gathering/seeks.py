@@ -3,7 +3,7 @@ exist the server seats them at a new table and starts it.
 
 Compatible: the same variant, seats, options (with their defaults), clock and rated, and
 each player inside every other's `rating_range` by the variant's skill rating. The match
-itself is one script in the store (app/live/seeks.py). A seek lives `seek_seconds` (10
+itself is one script in the store (app/live/seek_pool.py). A seek lives `seek_seconds` (10
 minutes) at most and ends with its owner's last socket.
 """
 
@@ -18,14 +18,13 @@ from typing import Any
 
 import orjson
 from redis.exceptions import RedisError
-from sqlalchemy import select
 
 from app import metrics
 from app.config import settings
-from app.db.models import SKILL_START, Rating
+from app.db import ratings
 from app.db.session import Database
 from app.engine import OptionsError, validate_options
-from app.live.seeks import SeekBook
+from app.live.seek_pool import SeekBook
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.fanout.notices import PlayerNotices
@@ -84,10 +83,7 @@ class Seeks:
 
     async def _rating(self, player_id: int, variant: str) -> float:
         async with self.db.session() as session:
-            skill = await session.scalar(
-                select(Rating.skill).where(Rating.player_id == player_id,
-                                           Rating.variant == variant))
-        return SKILL_START if skill is None else float(skill)
+            return await ratings.skill(session, player_id, variant)
 
     async def open(self, player: Any, ask: SeekRequest) -> dict[str, Any]:
         """Open a seek; when it completes a table, the table is made and started and the

@@ -20,7 +20,8 @@ move ended it. A holder that does not answer in `RELAY_SECONDS` (or is gone: nob
 on its channel) is not waited for: the move is applied here, and the compare-and-set keeps
 it from being applied twice. A holder that was only slow may have applied it first: the move
 tried here is then stale, and the holder's late answer, its change, is the mover's reply
-(`Relay.applied_late`), not a `stale` error for a move that was made.
+(`Relay.applied_late`), not a `stale` error for a move that was made. Deciding where a
+move goes, and reconciling a late answer, is app.services.play.route's.
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ from app.live.store import Announced, LiveStore, dumps
 from app.services.durable.finish import Finisher
 from app.services.fanout.feed import Feed
 from app.services.play import moves
+from app.services.tables.settle import settled
 from app.services.tables.transact import ServiceError
+from app.wire.messages import PlayedReply, RelayedPlay
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +99,15 @@ class Relay:
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = answer
         late = False
+        request: RelayedPlay = {
+            "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
+            "table_id": table_id, "tile": tile, "end": end, "seq": seq,
+            "fields": dict(fields or {}),
+            "charge": None if charge is None else [list(charge.keys), list(charge.args)],
+        }
         try:
             heard = await self.store.command("PUBLISH", self.store.keys.process_channel(holder),
-                                             dumps({
-                "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
-                "table_id": table_id, "tile": tile, "end": end, "seq": seq,
-                "fields": dict(fields or {}),
-                "charge": None if charge is None else [charge.keys, charge.args],
-            }))
+                                             dumps(request))
             if not heard:
                 return None  # that process is gone
             reply = await asyncio.wait_for(asyncio.shield(answer), RELAY_SECONDS)
@@ -160,7 +164,7 @@ class Relay:
 
     async def _apply(self, message: dict[str, Any]) -> None:
         """A move another process relayed: applied here as one of this process's own."""
-        reply: dict[str, Any] = {"kind": "played", "rid": message.get("rid")}
+        reply: PlayedReply = {"kind": "played", "rid": str(message.get("rid"))}
         charge = None
         try:
             table_id, seq = str(message["table_id"]), int(message["seq"])
@@ -170,13 +174,11 @@ class Relay:
             known = self.feed.latest(table_id)
             if known is not None and known.version != seq:
                 known = None
-            change = await moves.play(
+            change = await settled(moves.play(
                 self.store, int(message["player"]), table_id, str(message["tile"]),
                 message.get("end"), seq, None if known is None else known.table,
                 None if known is None else known.take_game(), message.get("fields"), charge,
-                answers=str(message.get("rid")))
-            if change.finished:
-                self.finisher.kick(table_id)
+                answers=str(message.get("rid"))), self.finisher)
             if change.published:
                 return  # its announcement answers the relaying process
             reply["version"] = change.version
