@@ -33,6 +33,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from app import metrics
+from app.live.pool import stream_reader, stream_writer
 from app.live.tasks import stop_task
 
 log = logging.getLogger(__name__)
@@ -79,8 +80,7 @@ class Channels:
         self._send("UNSUBSCRIBE", channel)
 
     def _send(self, *command: str) -> None:
-        writer = None if self._connection is None else getattr(
-            self._connection, "_writer", None)
+        writer = None if self._connection is None else stream_writer(self._connection)
         if writer is None:
             return
         try:
@@ -110,7 +110,9 @@ class Channels:
             await asyncio.sleep(RECONNECT_SECONDS)
 
     async def _read(self, connection: Any) -> None:
-        reader = connection._reader
+        reader = stream_reader(connection)
+        if reader is None:
+            raise RedisConnectionError("the live store's pub/sub connection is closed")
         parser = hiredis.Reader()
         asked = False  # a PING is out: the next quiet spell is the store's silence
         while True:

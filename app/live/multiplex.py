@@ -32,6 +32,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.live.pool import stream_writer
 from app.live.tasks import stop_task
 
 
@@ -138,7 +139,7 @@ class Multiplexed:
         # redis-py's stream writer, written to directly: its send_packed_command would
         # wait for the buffer to drain, per command. The buffer holds at most the commands
         # in flight, each of whose callers waits for its reply (and the watchdog).
-        writer = getattr(link.connection, "_writer", None)
+        writer = stream_writer(link.connection)
         try:
             if writer is None:
                 raise RedisConnectionError("the live store's connection is closed")

@@ -1,4 +1,5 @@
-"""The one place that reads redis-py's private internals: a blocking pool's fast way in.
+"""The one place that reads redis-py's private internals: a blocking pool's fast way in,
+and a connection's own streams (for the pub/sub reader and the multiplexed link).
 
 redis-py's `BlockingConnectionPool` lends a connection under its condition, with a timeout
 and wait-time metrics around every command: most of a command's own cost on the move path
@@ -15,15 +16,31 @@ upgrade of redis-py that changes it fails there, not in production):
 - `_condition`: the asyncio.Condition that `get_connection` waits on when none is free, and
   its `_waiters` (asyncio's own), the callers queued on it;
 - `_in_maintenance` (`set_in_maintenance`): while it is set, a connection is taken the
-  pool's own way only.
+  pool's own way only;
+- a connected connection's `_reader` and `_writer`: the asyncio streams of its socket (None
+  once it is disconnected), read and written directly where redis-py's own per-command
+  reply handling and drain would cost more than the work.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection
+
+
+def stream_writer(connection: Any) -> asyncio.StreamWriter | None:
+    """The socket's stream writer of a connected redis-py connection; None when it is not
+    connected."""
+    return getattr(connection, "_writer", None)
+
+
+def stream_reader(connection: Any) -> asyncio.StreamReader | None:
+    """The socket's stream reader of a connected redis-py connection; None when it is not
+    connected."""
+    return getattr(connection, "_reader", None)
 
 
 def queued(pool: aioredis.BlockingConnectionPool) -> int:

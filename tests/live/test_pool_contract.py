@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.live.client import connect
-from app.live.pool import BlockingPool, queued, take_idle
+from app.live.pool import BlockingPool, queued, stream_reader, stream_writer, take_idle
 
 
 @pytest.fixture
@@ -98,3 +98,29 @@ async def test_commands_run_over_the_adapted_pool(pool: BlockingPool) -> None:
     results = await asyncio.gather(*(client.ping() for _ in range(20)))
     assert all(results)
     assert len(pool._available_connections) + len(pool._in_use_connections) == 1
+
+
+async def test_a_connected_connection_shows_its_streams_and_none_once_closed(
+        redis_url: str) -> None:
+    """The pub/sub reader and the multiplexed link write commands to a connection's stream
+    and read its replies themselves: the streams must be the socket's, and gone when the
+    connection is."""
+    import hiredis
+
+    connection = aioredis.Redis.from_url(redis_url).connection_pool.make_connection()
+    await connection.connect()
+    try:
+        writer, reader = stream_writer(connection), stream_reader(connection)
+        assert isinstance(writer, asyncio.StreamWriter)
+        assert isinstance(reader, asyncio.StreamReader)
+        writer.write(hiredis.pack_command(("PING",)))
+        parser = hiredis.Reader()
+        reply: object = False
+        while reply is False:
+            parser.feed(await asyncio.wait_for(reader.read(1 << 10), 5))
+            reply = parser.gets()
+        assert reply == b"PONG"
+    finally:
+        await connection.disconnect()
+    assert stream_writer(connection) is None
+    assert stream_reader(connection) is None
