@@ -100,7 +100,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 def create_app() -> FastAPI:
     # The API's schema and its pages (/openapi.json, /docs, /redoc) only in development:
-    # the public contract is PROTOCOL.md, and a production server maps no routes for others.
+    # the public contract is docs/protocol.md, and a production server maps no routes for others.
     docs = settings.mode == "development"
     app = FastAPI(title="Domino server", lifespan=lifespan,
                   openapi_url="/openapi.json" if docs else None,
