@@ -28,8 +28,8 @@ from app.api.origins import OriginGuard
 from app.api.ratelimit import install_rate_limits
 from app.config import settings
 from app.db.session import Database, migrate
-from app.services import census
 from app.services.runtime import LiveTables
+from app.services.tables import census
 
 WEB = Path(__file__).resolve().parent / "web"
 

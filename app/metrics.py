@@ -5,7 +5,7 @@ an operator's network reaches it, the public does not. With `domino serve --work
 every worker writes its samples to files in PROMETHEUS_MULTIPROC_DIR (the command sets one
 up) and the command's own process serves them all added up. A scrape reads these values
 only: what every process sees alike (tables in the store, the results backlog) is counted
-in the store by a background census every few seconds (`app.services.census`), however
+in the store by a background census every few seconds (`app.services.tables.census`), however
 often anyone scrapes.
 """
 

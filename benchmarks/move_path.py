@@ -66,8 +66,9 @@ from app.collector import settle_heap  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.live.hub import Hub  # noqa: E402
 from app.live.store import LiveStore, connect  # noqa: E402
-from app.services import lobby, play  # noqa: E402
-from app.services.feed import Feed  # noqa: E402
+from app.services.fanout.feed import Feed  # noqa: E402
+from app.services.play import moves as play  # noqa: E402
+from app.services.tables import lobby  # noqa: E402
 from tests.servers import clear_redis_prefix  # noqa: E402
 
 _ids = itertools.count(1)

@@ -1,4 +1,4 @@
-"""CPU time of the tournament pairings (app/services/arena_pairing.py, swiss_pairing.py).
+"""CPU time of the tournament pairings (app/domain/arena.py, app/domain/swiss.py).
 
 - arena: one pairing of `--arena` waiting players (all at once, the worst case: an arena's
   start) at tables of `--seats`, repeated `--repeat` times;
@@ -15,8 +15,8 @@ import random
 import statistics
 import time
 
-from app.services.arena_pairing import Waiting, pair_waiting
-from app.services.swiss_pairing import Entrant, pair_round
+from app.domain.arena import Waiting, pair_waiting
+from app.domain.swiss import Entrant, pair_round
 
 
 def _cpu_ms(work: object) -> float:

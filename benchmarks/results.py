@@ -42,7 +42,7 @@ from sqlalchemy import select  # noqa: E402
 from app.db.models import Player  # noqa: E402
 from app.db.session import Database, migrate  # noqa: E402
 from app.engine import VARIANTS  # noqa: E402
-from app.services.results import FinishedGame, write_result  # noqa: E402
+from app.services.durable.results import FinishedGame, write_result  # noqa: E402
 from tests.servers import database_url, pg_admin  # noqa: E402
 
 PLAYERS = 40

@@ -33,8 +33,8 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engine import new_game
-from app.services.table import Table as LiveTable
-from app.services.tables import build_view, game_of, split_rounds
+from app.services.tables.table import Table as LiveTable
+from app.services.tables.transact import build_view, game_of, split_rounds
 
 
 @dataclass

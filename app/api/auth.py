@@ -24,14 +24,14 @@ from app.api.schemas import (
     Session,
 )
 from app.config import settings
-from app.services import accounts
-from app.services.sessions import Sessions
+from app.services.accounts import credentials
+from app.services.accounts.sessions import Sessions
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
 async def _session(
-    response: Response, sessions: Sessions, player: accounts.PlayerRef
+    response: Response, sessions: Sessions, player: credentials.PlayerRef
 ) -> Session:
     token = await sessions.open(player)
     # The browser client authenticates with this cookie alone (scripts never see it);
@@ -62,8 +62,8 @@ async def register(
     body: Credentials, session: SessionDep, sessions: SessionsDep, response: Response
 ) -> Session:
     try:
-        player = await accounts.register(session, body.username, body.password)
-    except accounts.NameTaken:
+        player = await credentials.register(session, body.username, body.password)
+    except credentials.NameTaken:
         raise HTTPException(status.HTTP_409_CONFLICT, "name taken") from None
     return await _session(response, sessions, player)
 
@@ -74,7 +74,7 @@ async def login(
     request: Request,
 ) -> Session:
     await signin_name_limit(request, body.username)
-    player = await accounts.authenticate(session, body.username, body.password)
+    player = await credentials.authenticate(session, body.username, body.password)
     if player is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong username or password")
     return await _session(response, sessions, player)
@@ -115,7 +115,7 @@ async def change_password(
     Checking the current password is a guess like a sign-in: it spends the same budget of
     the account (a thief with a session cannot guess on here once sign-in is closed)."""
     await signin_name_limit(request, identity.player.name)
-    if not await accounts.change_password(
+    if not await credentials.change_password(
         session, identity.player.id, body.current_password, body.new_password
     ):
         raise HTTPException(status.HTTP_403_FORBIDDEN, "wrong password")
@@ -125,5 +125,5 @@ async def change_password(
 
 @router.get("/me", responses={401: {"model": Detail}}, response_model_exclude_none=True)
 async def me(player: CurrentPlayer, session: SessionDep) -> Me:
-    ratings = await accounts.ratings_of(session, player.id)
+    ratings = await credentials.ratings_of(session, player.id)
     return Me.model_validate({"id": player.id, "name": player.name, "ratings": ratings})

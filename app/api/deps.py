@@ -9,8 +9,8 @@ from fastapi import Depends, HTTPException, Request, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.session import Database
-from app.services.accounts import PlayerRef
-from app.services.sessions import Identity, Sessions
+from app.services.accounts.credentials import PlayerRef
+from app.services.accounts.sessions import Identity, Sessions
 
 __all__ = [
     "SESSION_COOKIE",

@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, status
 from app.api.deps import SessionDep
 from app.api.schemas import Detail
 from app.engine import replay_positions
-from app.services import standings
+from app.services.durable import standings
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 

@@ -9,7 +9,8 @@ from pydantic import AfterValidator
 
 from app.api.deps import SessionDep
 from app.api.schemas import Leaderboard
-from app.services import standings, variants
+from app.services import variants
+from app.services.durable import standings
 
 router = APIRouter(prefix="/api/leaderboard", tags=["leaderboard"])
 

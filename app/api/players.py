@@ -6,7 +6,7 @@ from fastapi import APIRouter, HTTPException, status
 
 from app.api.deps import SessionDep
 from app.api.schemas import Detail, PlayerPage
-from app.services import standings
+from app.services.durable import standings
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 

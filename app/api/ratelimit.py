@@ -27,7 +27,7 @@ from app import metrics
 from app.api.deps import CurrentPlayer
 from app.config import Settings, settings
 from app.live.ratelimit import Budget, Charge, Verdict
-from app.services.accounts import PlayerRef
+from app.services.accounts.credentials import PlayerRef
 from app.services.runtime import LiveTables
 
 log = logging.getLogger(__name__)

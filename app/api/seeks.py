@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
-from app.services.seeks import SeekRequest
-from app.services.tables import ServiceError
+from app.services.gathering.seeks import SeekRequest
+from app.services.tables.transact import ServiceError
 
 router = APIRouter(prefix="/api/seeks", tags=["seeks"])
 

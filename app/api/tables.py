@@ -11,10 +11,11 @@ from pydantic import BaseModel, Field
 
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT, Detail
-from app.services import bot_turns, lobby
-from app.services.game_log import game_log
+from app.services.play import bot_turns
+from app.services.play.game_log import game_log
 from app.services.runtime import LiveTables
-from app.services.tables import ServiceError, public_table
+from app.services.tables import lobby
+from app.services.tables.transact import ServiceError, public_table
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 

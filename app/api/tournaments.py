@@ -13,8 +13,8 @@ from app.api.deps import DatabaseDep
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
-from app.services import tournaments
-from app.services.tables import ServiceError
+from app.services.gathering import tournaments
+from app.services.tables.transact import ServiceError
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 

@@ -42,13 +42,14 @@ from app.api.protocol import (
 from app.api.ratelimit import SocketLimits, client_address
 from app.live.ratelimit import Charge, Refused
 from app.live.store import outage
-from app.services import lobby, play
-from app.services.accounts import PlayerRef
-from app.services.feed import Snapshot
-from app.services.relay import Relayed, Unanswered
+from app.services.accounts.credentials import PlayerRef
+from app.services.accounts.sessions import Identity
+from app.services.fanout.feed import Snapshot
+from app.services.play import moves
+from app.services.play.relay import Relayed, Unanswered
 from app.services.runtime import LiveTables
-from app.services.sessions import Identity
-from app.services.tables import Change, ServiceError, now_ms
+from app.services.tables import lobby
+from app.services.tables.transact import Change, ServiceError, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -320,7 +321,7 @@ class Connection:
                 await self.change(
                     message.table_id,
                     msg_id,
-                    play.play(
+                    moves.play(
                         live.store, player_id, message.table_id, message.tile, message.end,
                         message.seq, None if known is None else known.table,
                         None if known is None else known.take_game(), message.fields, charge,
@@ -343,7 +344,7 @@ class Connection:
             metrics.move_seconds.observe(time.perf_counter() - started)
         elif isinstance(message, Resign):
             await self.change(
-                message.table_id, msg_id, play.resign(live.store, self.player.id, message.table_id)
+                message.table_id, msg_id, moves.resign(live.store, self.player.id, message.table_id)
             )
         elif isinstance(message, Rematch):
             offer = await lobby.rematch(live.store, self.player, message.table_id)
@@ -353,7 +354,7 @@ class Connection:
                 msg_id,
             )
         elif isinstance(message, Chat):
-            said = await play.chat(
+            said = await moves.chat(
                 live.store, self.player.id, self.player.name, message.table_id, message.text,
                 self.conn_id,
             )
@@ -446,7 +447,7 @@ class Connection:
     async def relayed(self, message: Play, msg_id: Any, holder: str,
                       charge: Charge | None) -> bool | Unanswered:
         """A move at a version another process made, applied by that process (it holds the
-        table: app.services.relay) and answered here with the new state (True); False when
+        table: app.services.play.relay) and answered here with the new state (True); False when
         that process is gone, `Unanswered` when it did not answer in time (either way the
         move is to be applied here)."""
         assert self.player is not None

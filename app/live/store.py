@@ -249,7 +249,7 @@ def writer_process(writer: str) -> str | None:
 class Announcement:
     """What a writer adds to its change's announcement: `fields`, more members of the JSON
     header (`,"name":value,...`), and `parts`, the bytes after the state (what they hold is
-    the writer's and its readers' business: app.services.feed)."""
+    the writer's and its readers' business: app.services.fanout.feed)."""
 
     fields: bytes = b""
     parts: bytes = b""
@@ -428,7 +428,7 @@ class Write:
     history; `snapshot`: the table is due a copy in the database (see `due_snapshots`);
     `announcement`: what the change's announcement carries besides the state; `answers`:
     the request this write carries out for another process (a relayed move, as
-    app.services.relay names it), named in the announcement's header so that process has
+    app.services.play.relay names it), named in the announcement's header so that process has
     its answer with the change.
     """
 
@@ -456,7 +456,7 @@ class LiveStore:
         self.writer_prefix = secrets.token_hex(WRITER_PREFIX_BYTES)
         self._writes = itertools.count()
         # What prepares this process's changes for their announcement and shows them here
-        # once written (app.services.tables.Announcer; None: nothing shows them here).
+        # once written (app.services.tables.transact.Announcer; None: nothing shows them here).
         self.announcer: Any = None
         # When this process found Redis unreachable, until the clocks have been restarted
         # after it came back (None: no outage). No turn times out meanwhile.
@@ -481,7 +481,7 @@ class LiveStore:
 
     def note_outage(self, since_ms: int, error: BaseException) -> None:
         """The store could not be reached, or did not answer, for a command sent at
-        `since_ms`: until the clocks are restarted (app.services.clock) no turn times out
+        `since_ms`: until the clocks are restarted (app.services.play.clock) no turn times out
         and moves are answered `unavailable`. Said once in the log, when it begins."""
         if since_ms < self._outage_over_at:
             return  # a command of an outage that is over: the store has answered since

@@ -9,18 +9,18 @@ from app.db.session import Database
 from app.live.hub import Hub
 from app.live.ratelimit import RateLimiter
 from app.live.store import LiveStore, connect
-from app.services.bot_turns import BotTurns
-from app.services.caps import PlayerCaps
-from app.services.clock import Clock
-from app.services.feed import Feed
-from app.services.finish import Finisher
-from app.services.notices import PlayerNotices
-from app.services.recovery import Recovery
-from app.services.relay import Relay
-from app.services.seeks import Seeks
-from app.services.sessions import Sessions
-from app.services.tournament_director import Director
-from app.services.tournament_feed import TournamentFeed
+from app.services.accounts.sessions import Sessions
+from app.services.durable.finish import Finisher
+from app.services.durable.recovery import Recovery
+from app.services.fanout.feed import Feed
+from app.services.fanout.notices import PlayerNotices
+from app.services.fanout.tournament_feed import TournamentFeed
+from app.services.gathering.seeks import Seeks
+from app.services.gathering.tournament_director import Director
+from app.services.play.bot_turns import BotTurns
+from app.services.play.clock import Clock
+from app.services.play.relay import Relay
+from app.services.tables.caps import PlayerCaps
 
 
 async def unpersisted_refusal(settings: Settings, store: LiveStore) -> str | None:

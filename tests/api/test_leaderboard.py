@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from app.db.session import Database
-from app.services.results import FinishedGame, write_result
+from app.services.durable.results import FinishedGame, write_result
 from tests.api.conftest import register
 from tests.persistence import classic_record, goat_record, moment, timeout_record
 from tests.servers import Server

@@ -11,8 +11,8 @@ from sqlalchemy import select, update
 from app.db.models import LoginSession
 from app.db.session import Database
 from app.live.store import LiveStore, connect
-from app.services.accounts import NameTaken, PlayerRef, authenticate, register
-from app.services.sessions import Sessions, issue_token
+from app.services.accounts.credentials import NameTaken, PlayerRef, authenticate, register
+from app.services.accounts.sessions import Sessions, issue_token
 
 
 async def test_tokens_name_sessions_that_sign_out(db: Database):

@@ -11,8 +11,9 @@ from sqlalchemy import text
 
 from app.db.models import Player
 from app.db.session import Database
-from app.services import play, tournaments
-from app.services.recovery import Recovery, rounds_over
+from app.services.durable.recovery import Recovery, rounds_over
+from app.services.gathering import tournaments
+from app.services.play import moves
 from tests.live.test_hot_state import goat_table
 
 
@@ -27,7 +28,7 @@ async def test_snapshots_saved_at_once_all_succeed(
             game = known.game
             assert game.turn is not None
             move = rng.choice(game.legal_for(game.turn))
-            change = await play.play(store, seats[game.turn].id, table_id, move["tile"],
+            change = await moves.play(store, seats[game.turn].id, table_id, move["tile"],
                                      move["end"], known.version, known.table,
                                      known.take_game())
             if rounds_over(change.table) >= 1:

@@ -18,15 +18,16 @@ import pytest
 
 from app.db.session import Database
 from app.live.store import LiveStore, connect
-from app.services import lobby, play
-from app.services.accounts import PlayerRef, register
-from app.services.bot_turns import add_bot
-from app.services.finish import Finisher
-from app.services.lobby import Terms
-from app.services.seats import bot_entry
-from app.services.standings import game_record, leaderboard, player_page
-from app.services.table import Step
-from app.services.tables import Change, ServiceError, build_view, game_of, loaded, transact
+from app.services.accounts.credentials import PlayerRef, register
+from app.services.durable.finish import Finisher
+from app.services.durable.standings import game_record, leaderboard, player_page
+from app.services.play import moves
+from app.services.play.bot_turns import add_bot
+from app.services.tables import lobby
+from app.services.tables.bot_seats import bot_entry
+from app.services.tables.lobby import Terms
+from app.services.tables.table import Step
+from app.services.tables.transact import Change, ServiceError, build_view, game_of, loaded, transact
 
 
 @pytest.fixture
@@ -52,7 +53,7 @@ async def _play_out(store: LiveStore, table_id: str, seed: int) -> Change:
         who = current.seats[game.turn]
         assert who is not None
         move = rng.choice(build_view(current, game, game.turn, set())["legal"])
-        change = await play.play(store, who.id, table_id, move["tile"], move["end"],
+        change = await moves.play(store, who.id, table_id, move["tile"], move["end"],
                                  current.version, fields=move)
         if change.finished:
             return change
@@ -126,7 +127,7 @@ async def test_a_computer_player_taking_over_unrates_the_rest_of_the_game(
     made_rated = await transact(store, table["id"], lambda now: Step(replace(now, rated=True), []))
     assert made_rated is not None and made_rated.table.rated
     await asyncio.sleep(2.2)
-    taken = await play.expire(store, table["id"])
+    taken = await moves.expire(store, table["id"])
     assert taken is not None
     event = taken.table.log[-1].events[0]
     assert event["type"] == "bot_takeover" and event["unrated"] == "bot_takeover"

@@ -11,8 +11,8 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db.models import Game, GamePlayer, Rating
 from app.db.session import Database
-from app.services.accounts import register
-from app.services.results import FinishedGame, write_result, written_game_ids
+from app.services.accounts.credentials import register
+from app.services.durable.results import FinishedGame, write_result, written_game_ids
 from tests.persistence import classic_record, goat_record, moment, new_game_id, timeout_record
 
 NAMES = ["masha", "alex", "olya", "serg"]

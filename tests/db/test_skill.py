@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.skill import Skill, update, update_game
+from app.domain.skill import Skill, update, update_game
 
 
 def test_glickmans_worked_example():

@@ -9,9 +9,9 @@ from sqlalchemy import select, update
 
 from app.db.models import LiveSnapshotRound
 from app.db.session import Database
-from app.services import play
-from app.services.recovery import Recovery, rounds_over
-from app.services.tables import full_game_dict, load
+from app.services.durable.recovery import Recovery, rounds_over
+from app.services.play import moves
+from app.services.tables.transact import full_game_dict, load
 from tests.live.test_hot_state import goat_table
 
 
@@ -37,7 +37,7 @@ async def test_each_round_over_is_saved_once_and_a_lost_table_comes_back_with_al
             game = known.game
             assert game.status == "playing" and game.turn is not None, "a game of 4 rounds"
             move = rng.choice(game.legal_for(game.turn))
-            change = await play.play(store, seats[game.turn].id, table_id, move["tile"],
+            change = await moves.play(store, seats[game.turn].id, table_id, move["tile"],
                                      move["end"], known.version, known.table,
                                      known.take_game())
             await recovery.save_due()

@@ -1,4 +1,4 @@
-"""Where a move is applied when a table's sockets are on two processes (app.services.relay).
+"""Where a move is applied when a table's sockets are on two processes (app.services.play.relay).
 
 A process that has every seated player's socket applies the table's moves itself, even when
 the table was made, joined and started through the other process: behind a proxy that

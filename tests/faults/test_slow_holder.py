@@ -1,4 +1,4 @@
-"""A holder that answers a relayed move late (app.services.relay): it was only slow, and it
+"""A holder that answers a relayed move late (app.services.play.relay): it was only slow, and it
 applied the move after the process the mover's socket is on had stopped waiting and tried
 the move itself. That try is stale, because the move is made: the mover is answered with
 the holder's change, not told that his move failed. The move is made once.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from app.services.relay import RELAY_SECONDS
+from app.services.play.relay import RELAY_SECONDS
 from tests.e2e.client import Message, Player, create_table, join, register
 from tests.faults.games import fault_env
 from tests.faults.stores import PrivateRedis

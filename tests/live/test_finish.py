@@ -11,11 +11,12 @@ import pytest
 
 from app.db.session import Database, migrate
 from app.live.store import LiveStore, connect
-from app.services import lobby, play
-from app.services.accounts import PlayerRef, register
-from app.services.finish import Finisher
-from app.services.results import written_game_ids
-from app.services.tables import ServiceError, build_view, game_of, load
+from app.services.accounts.credentials import PlayerRef, register
+from app.services.durable.finish import Finisher
+from app.services.durable.results import written_game_ids
+from app.services.play import moves
+from app.services.tables import lobby
+from app.services.tables.transact import ServiceError, build_view, game_of, load
 
 
 async def test_a_finished_game_is_written_once_even_after_failures(
@@ -44,7 +45,7 @@ async def test_a_finished_game_is_written_once_even_after_failures(
             assert game is not None and game.turn is not None
             view = build_view(current, game, game.turn, set())
             move = rng.choice(view["legal"])
-            change = await play.play(
+            change = await moves.play(
                 store, players[game.turn].id, table["id"], move["tile"], move["end"],
                 current.version,
             )
@@ -59,7 +60,7 @@ async def test_a_finished_game_is_written_once_even_after_failures(
         assert await store.unwritten() == []
         assert await written_game_ids(db, [game_id]) == {game_id}
         with pytest.raises(ServiceError) as refused:
-            await play.play(store, players[0].id, table["id"], "1-1", None, change.version)
+            await moves.play(store, players[0].id, table["id"], "1-1", None, change.version)
         assert refused.value.code == "game_over"
     finally:
         await broken.dispose()

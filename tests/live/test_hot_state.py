@@ -17,10 +17,11 @@ import orjson
 from app.engine import game_from_dict, replay_record
 from app.live.hub import Hub
 from app.live.store import LiveStore, connect
-from app.services import lobby, play
-from app.services.feed import Feed
-from app.services.table import LogEntry, Person, Table
-from app.services.tables import ARCHIVED, build_view, events_since, full_game_dict, game_of
+from app.services.fanout.feed import Feed
+from app.services.play import moves
+from app.services.tables import lobby
+from app.services.tables.table import LogEntry, Person, Table
+from app.services.tables.transact import ARCHIVED, build_view, events_since, full_game_dict, game_of
 
 
 class Seat:
@@ -77,7 +78,7 @@ async def test_a_long_game_keeps_a_small_state_and_its_record_replays(
             if game.status != "playing":
                 break
             move = rng.choice(game.legal_for(game.turn))
-            change = await play.play(store, seats[game.turn].id, table_id, move["tile"],
+            change = await moves.play(store, seats[game.turn].id, table_id, move["tile"],
                                      move["end"], known.version, known.table,
                                      known.take_game())
             raw = await store.redis.hget(store.keys.table(table_id), "data")
@@ -132,7 +133,7 @@ async def test_a_move_on_a_snapshots_game_leaves_that_snapshots_views_as_they_we
         }
         assert view(known, turn) == expected[turn]  # one built before
         move = known.game.legal_for(turn)[0]
-        change = await play.play(store, seats[turn].id, table_id, move["tile"], move["end"],
+        change = await moves.play(store, seats[turn].id, table_id, move["tile"], move["end"],
                                  known.version, known.table, known.take_game())
         assert change.version == known.version + 1
         for n in range(4):

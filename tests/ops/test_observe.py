@@ -67,7 +67,7 @@ async def test_metrics_move_during_a_game(observed: Server) -> None:
     assert after["domino_move_seconds_count"] - before["domino_move_seconds_count"] == moves
     assert after["domino_move_seconds_sum"] > before["domino_move_seconds_sum"]
     assert after["domino_games_finished_total"] - before["domino_games_finished_total"] == 1
-    # The tables are counted every few seconds (app.services.census), not at a scrape.
+    # The tables are counted every few seconds (app.services.tables.census), not at a scrape.
     counted = await scrape_until(
         observed, lambda s: s.get("domino_tables{status=finished,variant=goat}", 0) >= 1)
     assert counted["domino_results_backlog"] == 0  # written already (fetch_record saw it)

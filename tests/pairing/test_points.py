@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.services.arena_pairing import Waiting, pair_waiting
-from app.services.tournament_points import Played, game_points, standings
+from app.domain.arena import Waiting, pair_waiting
+from app.domain.points import Played, game_points, standings
 
 
 def test_a_game_pays_seats_minus_place_in_the_variants_direction() -> None:

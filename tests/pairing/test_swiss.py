@@ -9,7 +9,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.services.swiss_pairing import Entrant, Round, fair_byes, pair_round
+from app.domain.swiss import Entrant, Round, fair_byes, pair_round
 
 
 def _partitions(players: list[int], seats: int) -> Iterator[list[list[int]]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from app.services.lobby import Deal, Terms, new_table, seating
-from app.services.seats import bot_entry
-from app.services.table import Person, Step, Table
-from app.services.tables import Command, seal
+from app.services.tables.bot_seats import bot_entry
+from app.services.tables.lobby import Deal, Terms, new_table, seating
+from app.services.tables.table import Person, Step, Table
+from app.services.tables.transact import Command, seal
 
 NOW = 1_700_000_000_000
 PEOPLE = [Person(n + 1, f"p{n + 1}") for n in range(4)]

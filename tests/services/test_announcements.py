@@ -23,12 +23,13 @@ import pytest
 from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, connect
-from app.services import lobby, play
-from app.services.feed import Feed, Snapshot
-from app.services.finish import Finisher
-from app.services.relay import Relay
-from app.services.table import Person
-from app.services.tables import ServiceError, game_of, load
+from app.services.durable.finish import Finisher
+from app.services.fanout.feed import Feed, Snapshot
+from app.services.play import moves
+from app.services.play.relay import Relay
+from app.services.tables import lobby
+from app.services.tables.table import Person
+from app.services.tables.transact import ServiceError, game_of, load
 
 
 @dataclass(eq=False)
@@ -142,7 +143,7 @@ async def test_each_seat_gets_its_own_view_made_by_the_writer_on_every_process(
         known = mover.feed.latest(table_id)
         assert known is not None and known.version == current.version
         choice = rng.choice(game.legal_for(turn))
-        await play.play(mover.store, people[turn].id, table_id, choice["tile"], choice["end"],
+        await moves.play(mover.store, people[turn].id, table_id, choice["tile"], choice["end"],
                         known.version, known.table, known.take_game())
         # The other process: it sent what the writer made, and parsed nothing to do so.
         other = processes[(turn + 1) % 2].feed
@@ -197,7 +198,7 @@ async def test_a_process_whose_counts_differ_makes_its_own_views(
     known = writer.feed.latest(table_id) if turn == 0 else other.feed.latest(table_id)
     assert known is not None
     mover = writer if turn == 0 else other
-    await play.play(mover.store, people[turn].id, table_id, choice["tile"], choice["end"],
+    await moves.play(mover.store, people[turn].id, table_id, choice["tile"], choice["end"],
                     known.version, known.table, known.take_game())
     await settle([mine, theirs], current.version + 1)
     assert theirs.views[-1]["spectators"] == mine.views[-1]["spectators"] + 1
@@ -237,7 +238,7 @@ async def test_a_move_is_applied_by_the_process_that_holds_the_table(
         if game.turn == 0:
             known = holder.feed.latest(table_id)
             assert known is not None
-            await play.play(holder.store, people[0].id, table_id, choice["tile"],
+            await moves.play(holder.store, people[0].id, table_id, choice["tile"],
                             choice["end"], seq, known.table, known.take_game())
         else:
             assert await relaying.relay.play(holder.store.writer_prefix, people[1].id,

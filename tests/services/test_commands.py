@@ -8,14 +8,14 @@ from dataclasses import replace
 import pytest
 
 from app.live.store import Outage
-from app.services import play
-from app.services.caps import lapse
-from app.services.lobby import Terms, departure, new_table, rematch_offer, seating
-from app.services.play import TimedOut, clock_restart, move, resignation, timeout
-from app.services.seating import seated_start
-from app.services.seats import bot_entry
-from app.services.table import REMOVE, Rematch, Step, Table
-from app.services.tables import (
+from app.services.gathering.seating import seated_start
+from app.services.play import moves
+from app.services.play.moves import TimedOut, clock_restart, move, resignation, timeout
+from app.services.tables.bot_seats import bot_entry
+from app.services.tables.caps import lapse
+from app.services.tables.lobby import Terms, departure, new_table, rematch_offer, seating
+from app.services.tables.table import REMOVE, Rematch, Step, Table
+from app.services.tables.transact import (
     LOG_LENGTH,
     Command,
     ServiceError,
@@ -335,5 +335,5 @@ def test_every_command_is_refused_at_a_table_it_does_not_concern() -> None:
     """A stranger gets `not_seated` from every seated command, and nothing changes."""
     table = playing()
     for command in (resignation(99), departure(replace(PEOPLE[0], id=99)),
-                    rematch_offer(99, "x"), play.move(99, "1-1", None, table.version, now=NOW)):
+                    rematch_offer(99, "x"), moves.move(99, "1-1", None, table.version, now=NOW)):
         assert refusal(command, table) == "not_seated"

@@ -18,8 +18,8 @@ import orjson
 import pytest
 
 from app.live.store import dumps
-from app.services.table import LogEntry, Person, Rematch, Table
-from app.services.tables import build_view, game_of, public_table
+from app.services.tables.table import LogEntry, Person, Rematch, Table
+from app.services.tables.transact import build_view, game_of, public_table
 
 STORED: dict[str, dict[str, Any]] = json.loads(
     (Path(__file__).parent / "stored_tables.json").read_text())

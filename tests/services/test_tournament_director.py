@@ -21,11 +21,11 @@ from app.db.models import Player, Tournament, TournamentPlayer, TournamentTable
 from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, connect
-from app.services.notices import PlayerNotices
-from app.services.recovery import Recovery
-from app.services.tables import load
-from app.services.tournament_director import Director
-from app.services.tournament_feed import TournamentFeed
+from app.services.durable.recovery import Recovery
+from app.services.fanout.notices import PlayerNotices
+from app.services.fanout.tournament_feed import TournamentFeed
+from app.services.gathering.tournament_director import Director
+from app.services.tables.transact import load
 from tests.db.conftest import db as db  # the migrated database, on the URL below
 from tests.persistence import fresh_database
 

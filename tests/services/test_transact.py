@@ -15,11 +15,11 @@ import orjson
 import pytest
 
 from app.live.store import LiveStore, connect
-from app.services import lobby
-from app.services.lobby import Deal, seating
-from app.services.seating import seat_and_start
-from app.services.table import REMOVE, Person, Remove, Step, Table
-from app.services.tables import ServiceError, load, transact
+from app.services.gathering.seating import seat_and_start
+from app.services.tables import lobby
+from app.services.tables.lobby import Deal, seating
+from app.services.tables.table import REMOVE, Person, Remove, Step, Table
+from app.services.tables.transact import ServiceError, load, transact
 
 
 @pytest.fixture
@@ -193,8 +193,8 @@ async def loaded_log(store: LiveStore, table_id: str) -> list[dict[str, object]]
 WRITER = """
 import asyncio, sys
 from app.live.store import LiveStore, connect
-from app.services.table import Step
-from app.services.tables import transact
+from app.services.tables.table import Step
+from app.services.tables.transact import transact
 
 async def main(url, prefix, table_id):
     store = LiveStore(connect(url), prefix)

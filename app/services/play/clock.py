@@ -19,11 +19,11 @@ from redis.exceptions import RedisError
 from app import metrics
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
-from app.services import play
-from app.services.feed import PRESENCE_REFRESH_SECONDS, Feed
-from app.services.finish import Finisher
-from app.services.recovery import Recovery
-from app.services.tables import Change, now_ms
+from app.services.durable.finish import Finisher
+from app.services.durable.recovery import Recovery
+from app.services.fanout.feed import PRESENCE_REFRESH_SECONDS, Feed
+from app.services.play import moves
+from app.services.tables.transact import Change, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Clock:
     ) -> None:
         self.store = store
         # What to do with a table whose time has come (bot_turns also plays bots' turns).
-        self.due = due or (lambda table_id: play.expire(store, table_id))
+        self.due = due or (lambda table_id: moves.expire(store, table_id))
         self.feed = feed
         self.finisher = finisher
         self.every = every
@@ -82,7 +82,7 @@ class Clock:
             return 0
         restarted = 0
         for table_id in await self.store.running_since(down_since):
-            if await play.restart_clock(self.store, table_id, now - down_since) is not None:
+            if await moves.restart_clock(self.store, table_id, now - down_since) is not None:
                 restarted += 1
         log.warning("live store back after %d ms: restarted %d turn clocks",
                     now - down_since, restarted)

@@ -17,9 +17,9 @@ from app import logs, metrics
 from app.db.session import Database
 from app.engine import game_from_dict
 from app.live.store import LiveStore
-from app.services.fairness import pays_ratings, with_reason
-from app.services.results import FinishedGame, write_result
-from app.services.tables import FINISHED_KEEP_SECONDS, full_game_dict, load
+from app.services.durable.results import FinishedGame, write_result
+from app.services.tables.fairness import pays_ratings, with_reason
+from app.services.tables.transact import FINISHED_KEEP_SECONDS, full_game_dict, load
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from app.engine import Game
 from app.engine.game import Event
-from app.services.table import DEFAULT_PACE_MS, Person, Table
+from app.services.tables.table import DEFAULT_PACE_MS, Person, Table
 
 # Strength of the bot that takes over a timed-out seat (RULES 1.10 otherwise ends the game).
 TAKEOVER_STRENGTH = "heuristic"

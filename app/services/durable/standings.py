@@ -10,8 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, GamePlayer, Player, Rating
 from app.db.text import storable
-from app.services.accounts import name_key, ratings_of
-from app.services.seats import bot_strength
+from app.services.accounts.credentials import name_key, ratings_of
+from app.services.tables.bot_seats import bot_strength
 
 Sort = Literal["points", "skill"]
 RECENT_GAMES = 20

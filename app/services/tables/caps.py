@@ -20,8 +20,8 @@ from app import metrics
 from app.config import Settings
 from app.live.caps import Caps
 from app.live.store import LiveStore
-from app.services.table import REMOVE, Remove, Table
-from app.services.tables import ServiceError, load, now_ms, transact
+from app.services.tables.table import REMOVE, Remove, Table
+from app.services.tables.transact import ServiceError, load, now_ms, transact
 
 log = logging.getLogger(__name__)
 

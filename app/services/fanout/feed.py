@@ -33,9 +33,9 @@ from redis.exceptions import RedisError
 from app.engine import Game
 from app.live.hub import Hub, Message
 from app.live.store import Announced, Announcement, LiveStore, writer_process
-from app.services.lobby import list_tables
-from app.services.table import Table
-from app.services.tables import (
+from app.services.tables.lobby import list_tables
+from app.services.tables.table import Table
+from app.services.tables.transact import (
     events_since,
     game_of,
     now_ms,
@@ -137,7 +137,7 @@ class Snapshot:
         self._state = b""
         self._ready: Ready | None = None
         # The process that made a received version (its writer prefix): it holds the table
-        # parsed (app.services.relay). None: made here, or read from the store.
+        # parsed (app.services.play.relay). None: made here, or read from the store.
         self.holder: str | None = None
         # The sizes of a received state's log entries (see `Table.logged`).
         self._log: list[int] | None = None
@@ -533,7 +533,7 @@ class Feed:
     def seats_all_here(self, table_id: str) -> bool:
         """Whether every seat of the table that has a socket anywhere has one here (and one
         does): then this process should hold the table, not relay its moves to the process
-        that made its last change (app.services.relay). Behind a proxy that routes a
+        that made its last change (app.services.play.relay). Behind a proxy that routes a
         table's sockets to one process, that process takes the table over at its first
         move, after a join or a start made elsewhere; with the seats split over processes,
         none has them all and the holder stays where it is."""

@@ -1,6 +1,6 @@
 """A live table's public shapes (`table`, `view`) and the one way to change it, `transact`.
 
-The table itself (`Table`, the JSON the store keeps) is in app.services.table. Every
+The table itself (`Table`, the JSON the store keeps) is in app.services.tables.table. Every
 command that changes a table is a function `Table -> Step` (pure: no I/O, no clock of its
 own) that `transact` applies to the table as read and writes by compare-and-set on the
 version read, again on a fresher read when another change came first.
@@ -17,9 +17,9 @@ from app.engine import VARIANTS, Game, game_from_dict
 from app.engine.game import Event
 from app.live.ratelimit import Charge
 from app.live.store import Announcement, LiveStore, Write, dumps
-from app.services.fairness import with_reason
-from app.services.seats import wake_at
-from app.services.table import LogEntry, Remove, Step, Table
+from app.services.tables.bot_seats import wake_at
+from app.services.tables.fairness import with_reason
+from app.services.tables.table import LogEntry, Remove, Step, Table
 
 # What a finished round keeps in the hot state; the rest is in the round archive.
 ARCHIVED = "archived"
@@ -248,7 +248,7 @@ class Prepared(Protocol):
 
 class Announcer(Protocol):
     """What shows this process's changes to its sockets and makes each change's
-    announcement (app.services.feed.Feed, as `LiveStore.announcer`): `prepare` before the
+    announcement (app.services.fanout.feed.Feed, as `LiveStore.announcer`): `prepare` before the
     write, `written` once it is stored."""
 
     def prepare(self, table: Table, game: Game | None) -> Prepared: ...
@@ -339,7 +339,7 @@ def seal(current: Table, step: Step, now: int) -> Sealed:
         log_json=(*log_json, dumps(entry.to_dict()))[-LOG_LENGTH:],
     )
     # A game that starts, and every new round of it, is copied to the database soon after
-    # (app.services.recovery), so a lost live store costs at most the round being played.
+    # (app.services.durable.recovery), so a lost live store costs at most the round being played.
     started = status == "playing" and current.status != "playing"
     return Sealed(sealed, archive, finished, started)
 

@@ -20,8 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from app.engine.game import Event
-from app.services.seats import is_bot
-from app.services.table import Person, Table
+from app.services.tables.bot_seats import is_bot
+from app.services.tables.table import Person, Table
 
 # Why a table made rated pays no rating (`Table.unrated_reason`, `result.unrated_reason`).
 BOT_SEATED = "bot_seated"  # a computer player sat at the table

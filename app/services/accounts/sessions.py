@@ -36,7 +36,7 @@ from app.db.session import Database
 from app.live.hub import Hub
 from app.live.sessions import SessionCache
 from app.live.store import LiveStore
-from app.services.accounts import PlayerRef
+from app.services.accounts.credentials import PlayerRef
 
 log = logging.getLogger(__name__)
 

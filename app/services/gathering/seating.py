@@ -12,9 +12,9 @@ from dataclasses import replace
 from app import logs
 from app.engine import OptionsError, validate_options
 from app.live.store import LiveStore
-from app.services.lobby import Deal, Terms, begin, new_table, write_new
-from app.services.table import Person, Step, Table
-from app.services.tables import Command, ServiceError, now_ms, transact
+from app.services.tables.lobby import Deal, Terms, begin, new_table, write_new
+from app.services.tables.table import Person, Step, Table
+from app.services.tables.transact import Command, ServiceError, now_ms, transact
 
 log = logging.getLogger(__name__)
 

@@ -13,11 +13,11 @@ from app import logs
 from app.config import settings
 from app.engine import OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore, Write
-from app.services import play
-from app.services.fairness import has_bots
-from app.services.seats import DEFAULT_PACE_MS
-from app.services.table import REMOVE, Person, Rematch, Remove, Step, Table
-from app.services.tables import (
+from app.services.play import moves
+from app.services.tables.bot_seats import DEFAULT_PACE_MS
+from app.services.tables.fairness import has_bots
+from app.services.tables.table import REMOVE, Person, Rematch, Remove, Step, Table
+from app.services.tables.transact import (
     Change,
     Command,
     ServiceError,
@@ -288,7 +288,7 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
     started = change.written and table.rematch.new_table_id == new_id
     if started:
         # Every seat is taken at once, so the new table starts as a last join would.
-        # The new table is rated only among people (app.services.fairness).
+        # The new table is rated only among people (app.services.tables.fairness).
         terms = replace(Terms.of(table), rated=table.rated and not has_bots(table.seats))
         fresh = await write_new(store, new_table(
             new_id, table.created_by, terms, table.seats, now_ms()))
@@ -302,7 +302,7 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
 def departure(player: Player) -> Command:
     """Before the start: the seat freed (an emptied table is removed). During play: a
     resignation, which RULES 1.10 treats exactly as a timeout."""
-    resigns = play.resignation(player.id)
+    resigns = moves.resignation(player.id)
 
     def apply(table: Table) -> Step | Remove | None:
         seat = _seat(table, player.id)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from app import metrics
 from app.live.store import LiveStore
-from app.services.table import Table
+from app.services.tables.table import Table
 
 log = logging.getLogger(__name__)
 

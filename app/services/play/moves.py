@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.domain.text import readable
 from app.engine import Game, IllegalMove
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Outage
-from app.services.fairness import unrate_for_takeover
-from app.services.seats import hand_over, is_bot
-from app.services.table import Step, Table
-from app.services.tables import (
+from app.services.tables.bot_seats import hand_over, is_bot
+from app.services.tables.fairness import unrate_for_takeover
+from app.services.tables.table import Step, Table
+from app.services.tables.transact import (
     Change,
     Command,
     ServiceError,
@@ -28,7 +29,6 @@ from app.services.tables import (
     pause_remaining,
     transact,
 )
-from app.services.text import readable
 
 
 class TimedOut(ServiceError):
@@ -112,7 +112,7 @@ async def play(
     compare-and-set still decides), and any refusal is checked against a fresh read.
     `fields`: see `move`. `charge`: the message's rate limits, taken by the move's write
     (see `tables.commit`); a refused move raises `Refused`. `answers`: the relayed request
-    the move is (app.services.relay), named in its announcement."""
+    the move is (app.services.play.relay), named in its announcement."""
     if known is None or known.version != seq:
         known, known_game = None, None
     command = move(player_id, tile, end, seq, now=now_ms(), fields=fields, game=known_game,

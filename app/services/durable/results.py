@@ -21,9 +21,9 @@ from app.db.models import (
     utcnow,
 )
 from app.db.session import Database, by_dialect
+from app.domain import skill
 from app.engine import Result
-from app.services import skill
-from app.services.recovery import forget_snapshot
+from app.services.durable.recovery import forget_snapshot
 
 
 def _aware(moment: datetime) -> datetime:

@@ -31,9 +31,9 @@ from app.db.models import Game as GameRow
 from app.db.models import LiveSnapshot, LiveSnapshotRound, utcnow
 from app.db.session import Database, by_dialect
 from app.live.store import LiveStore
-from app.services.seats import wake_at
-from app.services.table import Table
-from app.services.tables import ARCHIVED, game_of, load, now_ms, public_table
+from app.services.tables.bot_seats import wake_at
+from app.services.tables.table import Table
+from app.services.tables.transact import ARCHIVED, game_of, load, now_ms, public_table
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 VERSION_GAP = 10_000
 
 
-# Built once, run with parameters (see app.services.results).
+# Built once, run with parameters (see app.services.durable.results).
 _snapshots = cast(SqlTable, LiveSnapshot.__table__)
 _rounds = cast(SqlTable, LiveSnapshotRound.__table__)
 _FORGET = delete(_snapshots).where(_snapshots.c.table_id == bindparam("b_table"),

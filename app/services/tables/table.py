@@ -112,7 +112,7 @@ class Table:
     rematch: Rematch | None = None
     # kept out of the lobby, reached by its id (PROTOCOL §2b)
     private: bool = False
-    # Why a game made rated pays no rating after all (app.services.fairness); None: no
+    # Why a game made rated pays no rating after all (app.services.tables.fairness); None: no
     # such reason has come up during the game.
     unrated_reason: str | None = None
     # Not stored: the version this table was read at (0: not stored yet), and its log's

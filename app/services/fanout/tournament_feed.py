@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
-from app.services import tournaments
+from app.services.gathering import tournaments
 
 log = logging.getLogger(__name__)
 

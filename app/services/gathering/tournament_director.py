@@ -26,22 +26,22 @@ from app import metrics
 from app.db.models import Game as GameRow
 from app.db.models import Player, Tournament, TournamentPlayer, TournamentTable
 from app.db.session import Database
+from app.domain.arena import Waiting, pair_waiting
+from app.domain.points import game_points
+from app.domain.swiss import Entrant, pair_round
 from app.engine import variant_class
 from app.live.leases import Lease
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
-from app.services.arena_pairing import Waiting, pair_waiting
-from app.services.lobby import Terms
-from app.services.notices import PlayerNotices
-from app.services.recovery import Recovery
-from app.services.seating import seat_and_start
-from app.services.swiss_pairing import Entrant, pair_round
-from app.services.table import Person
-from app.services.tables import ServiceError, load
-from app.services.tournament_feed import TournamentFeed
-from app.services.tournament_points import game_points
-from app.services.tournaments import epoch_ms
-from app.services.tournaments import start as start_tournament
+from app.services.durable.recovery import Recovery
+from app.services.fanout.notices import PlayerNotices
+from app.services.fanout.tournament_feed import TournamentFeed
+from app.services.gathering.seating import seat_and_start
+from app.services.gathering.tournaments import epoch_ms
+from app.services.gathering.tournaments import start as start_tournament
+from app.services.tables.lobby import Terms
+from app.services.tables.table import Person
+from app.services.tables.transact import ServiceError, load
 
 log = logging.getLogger(__name__)
 

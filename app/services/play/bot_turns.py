@@ -1,6 +1,6 @@
 """Computer players at live tables: seating them, and making them move.
 
-A bot moves through the very path a person's move takes (`play.play`, with the bot's seat
+A bot moves through the very path a person's move takes (`moves.play`, with the bot's seat
 id and the version it saw), chosen from the very view the server would send its seat
 (`build_view`), so it can neither see more than a person nor do what a person could not.
 
@@ -21,11 +21,12 @@ from typing import Any
 
 from app.bots import STRENGTHS, SeatView, player_for
 from app.live.store import LiveStore
-from app.services import lobby, play
-from app.services.finish import Finisher
-from app.services.seats import bot_entry, bot_on_turn
-from app.services.table import Person, Table
-from app.services.tables import Change, ServiceError, build_view, game_of, load
+from app.services.durable.finish import Finisher
+from app.services.play import moves
+from app.services.tables import lobby
+from app.services.tables.bot_seats import bot_entry, bot_on_turn
+from app.services.tables.table import Person, Table
+from app.services.tables.transact import Change, ServiceError, build_view, game_of, load
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ async def add_bot(
     def check(table: Table) -> None:
         if table.seat_of(requester_id) is None:
             raise ServiceError("not_seated", "only a player seated at this table adds bots", 409)
-        if table.rated:  # see app.services.fairness
+        if table.rated:  # see app.services.tables.fairness
             raise ServiceError(
                 "bad_request",
                 "a rated table is for people only; play computer players at a casual table",
@@ -82,12 +83,12 @@ class BotTurns:
     async def due(self, table_id: str) -> Change | None:
         """The clock's call for a table whose wake-up time has come: a bot's turn is played
         in the background (so one bot's thinking never holds up another table's clock);
-        anything else is a person's deadline (play.expire)."""
+        anything else is a person's deadline (moves.expire)."""
         table = await load(self.store, table_id)
         if table is not None and table.status == "playing":
             game = game_of(table)
             who = bot_on_turn(table, game)
-            # (At the end of a pause between rounds, play.expire starts the round first.)
+            # (At the end of a pause between rounds, moves.expire starts the round first.)
             if who is not None and game is not None and not table.next_round_at:
                 if table_id not in self._thinking:
                     self._thinking.add(table_id)
@@ -97,7 +98,7 @@ class BotTurns:
                     task.add_done_callback(self._tasks.discard)
                     task.add_done_callback(lambda _: self._thinking.discard(table_id))
                 return None
-        return await play.expire(self.store, table_id)
+        return await moves.expire(self.store, table_id)
 
     async def move(
         self, table_id: str, version: int, who: Person, view: dict[str, Any]
@@ -108,7 +109,7 @@ class BotTurns:
             move = await asyncio.get_running_loop().run_in_executor(
                 self._thinkers, player.choose, SeatView.of(view), random.Random()
             )
-            change = await play.play(
+            change = await moves.play(
                 self.store, who.id, table_id, move.tile, move.end, version,
                 fields=move.extra,
             )

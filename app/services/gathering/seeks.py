@@ -28,12 +28,12 @@ from app.engine import OptionsError, validate_options
 from app.live.seeks import SeekBook
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
-from app.services.caps import SOCKETS, PlayerCaps
-from app.services.lobby import DEFAULT_ROUND_PAUSE, Terms
-from app.services.notices import PlayerNotices
-from app.services.seating import seat_and_start
-from app.services.table import Person
-from app.services.tables import ServiceError, now_ms
+from app.services.fanout.notices import PlayerNotices
+from app.services.gathering.seating import seat_and_start
+from app.services.tables.caps import SOCKETS, PlayerCaps
+from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, Terms
+from app.services.tables.table import Person
+from app.services.tables.transact import ServiceError, now_ms
 
 log = logging.getLogger(__name__)
 

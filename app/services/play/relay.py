@@ -35,10 +35,10 @@ from typing import Any
 from app.live.hub import Hub
 from app.live.ratelimit import Charge, Refused, Verdict
 from app.live.store import Announced, LiveStore, dumps
-from app.services import play
-from app.services.feed import Feed
-from app.services.finish import Finisher
-from app.services.tables import ServiceError
+from app.services.durable.finish import Finisher
+from app.services.fanout.feed import Feed
+from app.services.play import moves
+from app.services.tables.transact import ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +170,7 @@ class Relay:
             known = self.feed.latest(table_id)
             if known is not None and known.version != seq:
                 known = None
-            change = await play.play(
+            change = await moves.play(
                 self.store, int(message["player"]), table_id, str(message["tile"]),
                 message.get("end"), seq, None if known is None else known.table,
                 None if known is None else known.take_game(), message.get("fields"), charge,

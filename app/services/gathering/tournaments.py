@@ -16,9 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import settings
 from app.db.models import SKILL_START, Player, Rating, Tournament, TournamentPlayer, TournamentTable
 from app.db.session import Database
+from app.domain.points import Played, standings
 from app.engine import OptionsError, validate_options
-from app.services.tables import ServiceError
-from app.services.tournament_points import Played, standings
+from app.services.tables.transact import ServiceError
 
 FORMATS = ("swiss", "arena")
 STATUSES = ("waiting", "running", "finished")

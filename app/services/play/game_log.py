@@ -15,7 +15,7 @@ from typing import Any
 
 from app.engine import game_from_dict, replay_events
 from app.live.store import LiveStore
-from app.services.tables import full_game_dict, load, public_table
+from app.services.tables.transact import full_game_dict, load, public_table
 
 
 @dataclass(frozen=True)
