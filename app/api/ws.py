@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app import logs, metrics
 from app.api.deps import SESSION_COOKIE
 from app.api.errors import RETRY_MS
-from app.api.i18n import pick_language, translate
+from app.api.i18n import general, words_for, words_of
 from app.api.outbox import Outbox
 from app.api.protocol import (
     Chat,
@@ -50,6 +50,7 @@ from app.services.play.relay import Relayed, Unanswered
 from app.services.runtime import LiveTables
 from app.services.tables import lobby
 from app.services.tables.transact import Change, ServiceError, now_ms
+from app.words import ErrorKey, pick_language
 
 log = logging.getLogger(__name__)
 
@@ -144,10 +145,8 @@ class Connection:
             self.send_state(held)
 
     def error(self, code: str, message: str, msg_id: Any = _NO_ID, **extra: Any) -> None:
-        reply: dict[str, Any] = {
-            "type": "error", "code": code, "message": translate(message, self.lang, code),
-            **extra,
-        }
+        """PROTOCOL's `error`; `message` is already in the socket's language."""
+        reply: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
         if msg_id is not _NO_ID:
             reply["id"] = msg_id
         self.offer(reply)
@@ -212,7 +211,7 @@ class Connection:
         if not isinstance(message, Play) and not await self.within(charge, msg_id):
             return True
         if problem is not None:
-            self.error("bad_request", problem, msg_id)
+            self.error("bad_request", general("bad_request", problem, self.lang), msg_id)
             return True
         try:
             return await self.dispatch(message, msg_id, charge)
@@ -222,7 +221,7 @@ class Connection:
         except ServiceError as error:
             if await self.within(charge, msg_id):
                 extra = {"retry_ms": RETRY_MS} if error.code == "unavailable" else {}
-                self.error(error.code, error.message, msg_id, **extra)
+                self.error(error.code, words_of(error, self.lang), msg_id, **extra)
         except (RedisError, SQLAlchemyError, OSError) as error:
             # Our stores did not answer: nothing changed, and the client may try again.
             metrics.count_error(error)
@@ -232,12 +231,12 @@ class Connection:
             else:
                 log.warning("socket %s: a store is unavailable: %s: %s", self.conn_id,
                             type(error).__name__, error)
-            self.error("unavailable", "the server cannot reach its data right now; try again",
-                       msg_id, retry_ms=RETRY_MS)
+            self.error("unavailable", words_for("data_unreachable", self.lang), msg_id,
+                       retry_ms=RETRY_MS)
         except Exception:
             log.exception("socket %s: command failed", self.conn_id)
-            self.error("unavailable", "the server could not process this message; try again",
-                       msg_id, retry_ms=RETRY_MS)
+            self.error("unavailable", words_for("not_processed", self.lang), msg_id,
+                       retry_ms=RETRY_MS)
         return True
 
     async def within(self, charge: Charge, msg_id: Any) -> bool:
@@ -249,7 +248,8 @@ class Connection:
         return verdict.allowed
 
     def rate_limited(self, retry_ms: int, msg_id: Any) -> None:
-        self.error("rate_limited", "too many messages; slow down", msg_id, retry_ms=retry_ms)
+        self.error("rate_limited", words_for("too_many_messages", self.lang), msg_id,
+                   retry_ms=retry_ms)
 
     async def dispatch(self, message: Any, msg_id: Any, charge: Charge | None = None) -> bool:
         live = self.live
@@ -288,7 +288,7 @@ class Connection:
         elif isinstance(message, TournamentUnsubscribe):
             live.tournaments.unsubscribe(self, message.tournament_id)
         elif self.player is None:
-            raise ServiceError("unauthorized", "log in first (hello with a token)", 401)
+            raise ServiceError("unauthorized", "log_in_first", 401)
         elif isinstance(message, LobbySubscribe):
             self.lobby_ready = False
             try:
@@ -384,8 +384,7 @@ class Connection:
             held = True
         if not held:
             metrics.rate_limited.labels("ws").inc()
-            await _refuse(self.ws, self, "too many open connections; close another tab first",
-                          SOCKET_RENEW_MS)
+            await _refuse(self.ws, self, "too_many_tabs", SOCKET_RENEW_MS)
             return False
         if self.anonymous:  # signed in now: one of the player's sockets, no longer anonymous
             self.anonymous = False
@@ -405,9 +404,7 @@ class Connection:
             held = True
         if not held:
             metrics.rate_limited.labels("ws").inc()
-            await _refuse(self.ws, self,
-                          "too many open connections from your address; close some first",
-                          SOCKET_RENEW_MS)
+            await _refuse(self.ws, self, "too_many_from_address", SOCKET_RENEW_MS)
             return False
         self.anonymous = True
         if self.renewal is None:
@@ -437,7 +434,7 @@ class Connection:
         try:
             snapshot = await self.live.feed.subscribe_table(self, table_id)
             if snapshot is None:
-                raise ServiceError("not_found", f"no table {table_id!r}", 404)
+                raise ServiceError("not_found", "no_table", 404, table=table_id)
             # A (re-)subscription always gets the current state, gap or not.
             self.last_sent[table_id] = 0
             self.send_state(snapshot, msg_id)
@@ -565,9 +562,9 @@ def _describe(error: ValidationError, data: dict[str, Any]) -> str:
     return f"{kind}: {where}: {first['msg']}"
 
 
-async def _refuse(websocket: WebSocket, conn: Connection, why: str, retry_ms: int) -> None:
+async def _refuse(websocket: WebSocket, conn: Connection, why: ErrorKey, retry_ms: int) -> None:
     """PROTOCOL's rate_limited error, then close (1013: try again later)."""
-    message = {"type": "error", "code": "rate_limited", "message": translate(why, conn.lang),
+    message = {"type": "error", "code": "rate_limited", "message": words_for(why, conn.lang),
                "retry_ms": retry_ms}
     with contextlib.suppress(Exception):
         await websocket.send_text(orjson.dumps(message).decode())
@@ -581,7 +578,7 @@ async def gateway(websocket: WebSocket) -> None:
     conn = Connection(websocket, live)
     verdict = await conn.limits.connect()
     if not verdict.allowed:
-        await _refuse(websocket, conn, "too many new connections; slow down", verdict.retry_ms)
+        await _refuse(websocket, conn, "too_many_new_connections", verdict.retry_ms)
         return
     cookie = websocket.cookies.get(SESSION_COOKIE)
     if cookie:

@@ -119,7 +119,11 @@ class Relay:
             raise Refused(int(reply["refused"]))
         if "error" in reply:
             error = reply["error"]
-            raise ServiceError(str(error["code"]), str(error["message"]), int(error["status"]))
+            key, params = error.get("key"), error.get("params")
+            raise ServiceError.worded(
+                str(error["code"]), str(error["message"]), int(error["status"]),
+                key if isinstance(key, str) else None, params if isinstance(params, dict) else None,
+            )
         if charge is not None and charge.verdict is None and charge.keys:
             charge.verdict = Verdict(True, 0)  # taken by the move's write, as here
         return Relayed(int(reply["version"]))
@@ -184,7 +188,7 @@ class Relay:
             reply["refused"] = refusal.retry_ms
         except ServiceError as error:
             reply["error"] = {"code": error.code, "message": error.message,
-                              "status": error.status}
+                              "status": error.status, "key": error.key, "params": error.params}
         except Exception as error:
             # Not answered: the relaying process applies the move itself after its wait.
             log.warning("a relayed move failed here: %r", error)
