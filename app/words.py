@@ -128,3 +128,10 @@ def said(code: str, key: str | None, params: Params, english: str, lang: str) ->
         return say(code, {}, lang)
     return english
 
+
+
+def entry(key: str, lang: str = DEFAULT) -> str | None:
+    """The catalogue's words for `key` in `lang` (English where `lang` has none), None if
+    it has none or they are plural forms."""
+    words = CATALOGUES.get(lang, {}).get(key, CATALOGUES[DEFAULT].get(key))
+    return words if isinstance(words, str) else None

@@ -8,7 +8,9 @@ import json
 import pytest
 
 from app.api.i18n import Refusal, general, words_of
+from app.engine import describe_variants
 from app.services.errors import ServiceError
+from app.services.variants import label_key, title_key, value_keys, value_word
 from app.words import (
     CATALOGUES,
     ERROR_KEYS,
@@ -119,3 +121,20 @@ def test_the_language_is_picked_from_a_code_or_an_accept_language_header() -> No
     assert pick_language("de") == "en"
     assert pick_language(None) == "en"
 
+
+def test_every_variant_option_and_value_has_words() -> None:
+    """The engine declares names and values; every one has its words in the catalogue
+    (and so in every language), which the browser and GET /api/variants show."""
+    english = CATALOGUES["en"]
+    missing = []
+    for info in describe_variants():
+        if not isinstance(english.get(title_key(info["name"])), str):
+            missing.append(title_key(info["name"]))
+        if info["loser"] is not None and f"result.{info['loser']}" not in english:
+            missing.append(f"result.{info['loser']}")
+        for name, option in info["options"].items():
+            if not isinstance(english.get(label_key(name)), str):
+                missing.append(label_key(name))
+            missing += [f"{value_keys(name, value)[0]}" for value in option["allowed"]
+                        if value_word(name, value) is None]
+    assert missing == []
