@@ -10,12 +10,15 @@ RUN useradd --system --create-home --uid 10001 domino \
     && mkdir /data && chown domino:domino /data
 
 WORKDIR /srv/domino
+# Exactly the releases the lock lists, with their hashes checked.
+COPY requirements.lock ./
+RUN pip install --require-hashes -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY migrations ./migrations
 # Editable, so the server finds the top-level migrations/ beside the package; the files
 # stay root's, read-only for the server.
-RUN pip install -e .
+RUN pip install --no-deps -e .
 
 USER domino
 # The working folder of the server: the SQLite default (when no database is set) lives here.

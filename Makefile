@@ -1,23 +1,46 @@
 # Two entry points: `make run` (the server on its embedded defaults) and `make test`.
 # Each has its own environment: `make run` installs only what the server needs.
+# Both install exactly what their lock lists, with the hashes checked:
+#   requirements.lock      the server alone (pyproject's dependencies)
+#   requirements-dev.lock  the server with the `dev` extra (tests and linters)
+# After changing the dependencies in pyproject.toml, regenerate both with `make lock`
+# (keeps every pin that still fits; `make lock LOCK_FLAGS=--upgrade` takes the newest).
 VENV := .venv
 STAMP := $(VENV)/.installed
 RUN_VENV := .venv-run
 RUN_STAMP := $(RUN_VENV)/.installed
+NODE_STAMP := node_modules/.installed
 
-.PHONY: run test services browser nginx lint
+# The locks are for CPython 3.11 on Linux x86_64, resolved by uv (in a throwaway venv).
+UV_VERSION := 0.13.9
+LOCK_FLAGS :=
+LOCK_ARGS := --generate-hashes --no-strip-markers --python-version 3.11 \
+	--python-platform x86_64-unknown-linux-gnu --custom-compile-command 'make lock'
 
-$(STAMP): pyproject.toml
-	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[dev]'
+.PHONY: run test services browser nginx node lint lock
+
+# --clear: the environment holds what the lock lists and nothing left from an older one.
+# Editable, so the server finds the top-level migrations/ beside the package.
+$(STAMP): requirements-dev.lock pyproject.toml
+	python3 -m venv --clear $(VENV)
+	$(VENV)/bin/pip install -q --require-hashes -r requirements-dev.lock
+	$(VENV)/bin/pip install -q --no-deps -e .
 	touch $(STAMP)
 
-# Editable, so the server finds the top-level migrations/ beside the package.
-$(RUN_STAMP): pyproject.toml
-	python3 -m venv $(RUN_VENV)
-	$(RUN_VENV)/bin/pip install -q -e .
+$(RUN_STAMP): requirements.lock pyproject.toml
+	python3 -m venv --clear $(RUN_VENV)
+	$(RUN_VENV)/bin/pip install -q --require-hashes -r requirements.lock
+	$(RUN_VENV)/bin/pip install -q --no-deps -e .
 	touch $(RUN_STAMP)
+
+# The development lock first; the server's is constrained by it, so the two agree.
+lock:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	python3 -m venv "$$tmp" && "$$tmp/bin/pip" install -q uv==$(UV_VERSION) && \
+	"$$tmp/bin/uv" pip compile -q pyproject.toml --extra dev $(LOCK_ARGS) $(LOCK_FLAGS) \
+		-o requirements-dev.lock && \
+	"$$tmp/bin/uv" pip compile -q pyproject.toml $(LOCK_ARGS) $(LOCK_FLAGS) \
+		-c requirements-dev.lock -o requirements.lock
 
 run: $(RUN_STAMP)
 	$(RUN_VENV)/bin/domino serve
@@ -36,10 +59,20 @@ browser:
 nginx:
 	@test -x /usr/sbin/nginx || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 nginx >/dev/null)
 
-lint: $(STAMP)
+# TypeScript checks the browser client (tsconfig.json); npm ci installs it from
+# package-lock.json.
+node:
+	@command -v npm >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null)
+
+$(NODE_STAMP): package.json package-lock.json | node
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+lint: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/ruff check app tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	node_modules/.bin/tsc -p tsconfig.json
 
 # Two workers: most tests wait on servers, clocks and browsers, so two share two cores well.
 # Work stealing: a worker that runs out takes tests from the other's queue, so one long

@@ -1,12 +1,13 @@
 """The rules engine: pure, deterministic, standard library only."""
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
-from app.engine.game import Clock, Game, Move, Placement, Result, RoundEnd, Standings, VariantInfo
+from app.engine.game import Game
 from app.engine.layouts import Layout, Line, Spinner, Trains
 from app.engine.options import Option
 from app.engine.records import RECORD_FORMAT, replay_events, replay_positions, replay_record
 from app.engine.shuffle import commitment, new_seed
 from app.engine.tiles import Tile, parse_tile
+from app.engine.values import Clock, Move, Placement, Result, RoundEnd, Standings, VariantInfo
 from app.engine.variants import (
     VARIANTS,
     describe_variants,

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
-from app.engine.game import Game, Result, Standings
+from app.engine.game import Game
 from app.engine.options import Option, target_option
 from app.engine.rating import higher_wins_gains
 from app.engine.scoring import classic_hand_points, classic_round_credits
+from app.engine.values import Result, Standings
 
 
 class Classic(Game):

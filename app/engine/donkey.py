@@ -4,7 +4,7 @@ Everything of Goat stays: the deal and redeal, who leads, drawing and knocking, 
 round points, remembering below 13, the game to 101 and its goats, the rating. What differs:
 
 - The first double on the table is a cross: all four of its sides are open at once
-  (`Cross`, app/engine/layouts.py).
+  (`Cross`, app/engine/layouts/cross.py).
 - A double may be laid face down: the move carries `"closed": true`. It blocks the end it
   was laid on (laid as the cross, also both short sides) for everyone but its owner.
 - Its owner opens it on a later turn of his: the move carries `"open": "<end it was laid
@@ -36,10 +36,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
-from app.engine.game import Event, Move
+from app.engine.events import Event
 from app.engine.goat import Goat
 from app.engine.layouts import Cross, Layout
 from app.engine.options import Option
+from app.engine.values import Move
 
 CLOSED, OPEN = "closed", "open"
 _CLOSED_FLAG = ((CLOSED, True),)

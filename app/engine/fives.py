@@ -20,12 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from app.engine.game import Event, Game, Move, Result, Standings
+from app.engine.events import Event
+from app.engine.game import Game
 from app.engine.layouts import Layout, Line, Spinner
 from app.engine.options import TEAMS, Option, target_option
 from app.engine.rating import higher_wins_gains
 from app.engine.shuffle import ByteStream
 from app.engine.teams import Sides, check_team_players
+from app.engine.values import Move, Result, Standings
 
 FIRST_LEAD_ATTEMPT = 1000  # PROTOCOL §4: the first leader is draw(n) of round 0, k = 1000
 

@@ -32,11 +32,12 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
-from app.engine.game import FIRST_RULES, RULES, Event, Result, Standings
+from app.engine.events import Event
 from app.engine.goat_family import GoatFamily
 from app.engine.options import Option
 from app.engine.rating import margin_gains
 from app.engine.teams import TEAM_PLAYERS, Sides
+from app.engine.values import FIRST_RULES, RULES, Result, Standings
 
 MINUTE_MS = 60_000
 DECISIVE_LEAD = 3  # a team that leads by 3 Generals wins at once

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from app.engine.game import Result, Standings
 from app.engine.goat_family import GoatFamily
 from app.engine.options import TEAMS, Option
 from app.engine.rating import goat_gains
@@ -17,6 +16,7 @@ from app.engine.scoring import (
     settle_goat_round,
 )
 from app.engine.teams import Sides, check_team_players
+from app.engine.values import Result, Standings
 
 
 class Goat(GoatFamily):

@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from functools import cache
 from typing import ClassVar
 
-from app.engine.game import FIRST_RULES, Game
+from app.engine.game import Game
 from app.engine.layouts import LEFT, RIGHT
+from app.engine.values import FIRST_RULES
 
 HAND_SIZE = 7
 MAX_DOUBLES = 4  # a hand with 5 or more doubles is redealt (RULES 1.1)

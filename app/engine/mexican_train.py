@@ -40,10 +40,12 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
-from app.engine.game import FIRST_RULES, Event, Game, Move, Result, Standings
+from app.engine.events import Event
+from app.engine.game import Game
 from app.engine.layouts import MEXICAN, Layout, Trains, train_end
 from app.engine.options import Option
 from app.engine.rating import lower_wins_gains
+from app.engine.values import FIRST_RULES, Move, Result, Standings
 
 ROUNDS = 13
 MAX_PIP = 12

@@ -10,8 +10,9 @@ from collections import Counter
 from typing import Any, NoReturn
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
-from app.engine.game import FIRST_RULES, RECORD_FORMAT, TIMEOUT_REASONS, Game
+from app.engine.game import Game
 from app.engine.tiles import Tile, full_set, parse_tile
+from app.engine.values import FIRST_RULES, RECORD_FORMAT, TIMEOUT_REASONS
 from app.engine.variants import VARIANTS, validate_options
 
 __all__ = ["RECORD_FORMAT", "replay_positions", "replay_record"]

@@ -41,13 +41,13 @@ from functools import cache
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove, OptionsError
-from app.engine.game import FIRST_RULES, RULES, Move, Placement, Result, Standings
 from app.engine.goat_family import GoatFamily
 from app.engine.layouts import LEFT, RIGHT
 from app.engine.options import TEAMS, Option
 from app.engine.rating import higher_wins_gains
 from app.engine.scoring import special_hand_points
 from app.engine.teams import Sides, check_team_players
+from app.engine.values import FIRST_RULES, RULES, Move, Placement, Result, Standings
 
 TARGET = 125
 WRITES_ABOVE = 25  # only a write of more than 25 counts (and wipes the others)

@@ -25,12 +25,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from app.engine.game import FIRST_RULES, RULES, Result, Standings
 from app.engine.goat_family import GoatFamily
 from app.engine.options import Option
 from app.engine.rating import margin_gains
 from app.engine.scoring import special_hand_points
 from app.engine.teams import TEAM_PLAYERS, Sides
+from app.engine.values import FIRST_RULES, RULES, Result, Standings
 
 
 class SportGoat(GoatFamily):

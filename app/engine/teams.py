@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.errors import OptionsError
-from app.engine.game import Result
 from app.engine.rating import team_gains
+from app.engine.values import Result
 
 TEAM_PLAYERS = 4  # a team game seats four: two teams of two
 TEAM_COUNT = 2

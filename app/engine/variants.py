@@ -8,14 +8,16 @@ from typing import Any
 from app.engine.classic import Classic
 from app.engine.donkey import Donkey
 from app.engine.errors import OptionsError
+from app.engine.events import Event
 from app.engine.fives import Fives
-from app.engine.game import Clock, Event, Game, VariantInfo
+from app.engine.game import Game
 from app.engine.general import General
 from app.engine.goat import Goat
 from app.engine.mexican_train import MexicanTrain
 from app.engine.sea_goat import SeaGoat
 from app.engine.sport_goat import SportGoat
 from app.engine.telephone import Telephone
+from app.engine.values import Clock, VariantInfo
 
 VARIANTS: dict[str, type[Game]] = {
     "goat": Goat,  # type: ignore[type-abstract]

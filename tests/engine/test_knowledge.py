@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 from app.engine import VARIANTS, Game, IllegalMove, new_game
-from app.engine.game import FIRST_RULES, RULES, Event
+from app.engine.events import Event
 from app.engine.knowledge import Knowledge
+from app.engine.values import FIRST_RULES, RULES
 from app.engine.variants import validate_options
 
 CASES = [

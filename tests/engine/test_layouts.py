@@ -1,4 +1,4 @@
-"""Layouts (app/engine/layouts.py): open ends, placing, the count of RULES §4 and §6, views,
+"""Layouts (app/engine/layouts/): open ends, placing, the count of RULES §4 and §6, views,
 serialisation and copies, tile by tile."""
 
 from __future__ import annotations

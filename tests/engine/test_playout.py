@@ -1,4 +1,4 @@
-"""The simulation core (app/engine/playout.py) plays by the same rules as the full engine.
+"""The simulation core (app/engine/playout/) plays by the same rules as the full engine.
 
 The same seeded games go through both paths: every placement the engine makes is applied
 to a `Round` too, and after each one the two positions must be equal (every hand, the

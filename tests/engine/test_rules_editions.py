@@ -27,7 +27,7 @@ from app.engine import (
     validate_options,
     variant_class,
 )
-from app.engine.game import FIRST_RULES
+from app.engine.values import FIRST_RULES
 from tests.engine.family import choose, exported
 from tests.engine.reference import deal_attempt, goat_deal, ts
 from tests.engine.test_mexican_train import dealt as mexican_dealt

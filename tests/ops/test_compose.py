@@ -119,7 +119,14 @@ def test_the_image_is_slim_non_root_without_dev_extras_and_checks_readyz() -> No
     ]
     assert re.fullmatch(r"FROM python:3\.1\d-slim", lines[0])
     installs = [line for line in lines if "pip install" in line]
-    assert installs == ["RUN pip install -e ."]
+    assert installs == [
+        "RUN pip install --require-hashes -r requirements.lock",
+        "RUN pip install --no-deps -e .",
+    ]
+    # The server's lock holds no development tool.
+    locked = re.findall(r"^([A-Za-z0-9._-]+)==", (REPO / "requirements.lock").read_text(), re.M)
+    assert "redis" in locked
+    assert not {"pytest", "playwright", "ruff", "mypy", "hypothesis"} & set(locked)
     users = [line.split()[1] for line in lines if line.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
     healthcheck = next(i for i, line in enumerate(lines) if line.startswith("HEALTHCHECK"))

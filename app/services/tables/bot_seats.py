@@ -9,7 +9,7 @@ touched for it; its name has a space and brackets, which no username may have.
 from __future__ import annotations
 
 from app.engine import Game
-from app.engine.game import Event
+from app.engine.events import Event
 from app.services.tables.table import DEFAULT_PACE_MS, Person, Table
 
 # Strength of the bot that takes over a timed-out seat (RULES 1.10 otherwise ends the game).

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from app.engine.game import Event
+from app.engine.events import Event
 from app.services.tables.bot_seats import is_bot
 from app.services.tables.table import Person, Table
 

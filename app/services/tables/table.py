@@ -22,7 +22,7 @@ from typing import Any, Literal, NamedTuple, cast
 import orjson
 
 from app.engine import Game
-from app.engine.game import Event
+from app.engine.events import Event
 
 # Default pause before a bot places a tile, so that a table of bots looks like people.
 DEFAULT_PACE_MS = 1500

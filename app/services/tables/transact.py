@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from app.engine import VARIANTS, Game, game_from_dict
-from app.engine.game import Event
+from app.engine.events import Event
 from app.live.ratelimit import Charge
 from app.live.store import Announcement, LiveStore, Write, dumps
 from app.services.errors import ServiceError as ServiceError  # imported from here too

@@ -34,7 +34,7 @@ export function sound(kind) {
   document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
   document.body.dataset.lastSound = kind;
   try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    audio = audio || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
     const notes = kind === "warning" ? [440, 0, 440] : kind === "start" ? [523, 659, 784] : [660, 880];
     const now = audio.currentTime;
     notes.forEach((freq, i) => {

@@ -32,6 +32,8 @@ export class ApiError extends Error {
     super(describeDetail(detail, status));
     this.status = status;
     this.detail = detail;
+    /** @type {number | null} the wait a 503 asked for before another try */
+    this.retryMs = null;
   }
 }
 
@@ -68,6 +70,7 @@ export async function api(method, path, body) {
 async function request(method, path, body) {
   // The server says its `detail`s for people in this language.
   const headers = { Accept: "application/json", "Accept-Language": lang() };
+  /** @type {RequestInit} */
   const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";

@@ -27,8 +27,8 @@ let renderToken = 0;
 
 /** Fill every element of the static page marked data-i18n / data-i18n-label. */
 function translateStatic() {
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n-label]"))) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   setTitle(t("site.title"));
 }
 
@@ -81,6 +81,7 @@ function speakerIcon(off) {
       : s("path", { d: "M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12", stroke: "currentColor", "stroke-width": 2, fill: "none" }));
 }
 
+/** @type {[RegExp, (m: RegExpExecArray) => (root: HTMLElement) => unknown][]} */
 const ROUTES = [
   [/^#\/table\/([^/?]+)$/, (m) => (root) => renderTable(root, decodeURIComponent(m[1]))],
   [/^#\/leaderboard(?:\/([^/?]+))?(?:\?.*)?$/, (m) => (root) => renderLeaderboard(root, decodeURIComponent(m[1] || "goat"))],
@@ -118,7 +119,7 @@ async function route() {
   const mine = ++renderToken;
   main.replaceChildren();
   setTitle(t("site.title"));
-  for (const a of document.querySelectorAll("[data-nav]")) {
+  for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-nav]"))) {
     a.classList.toggle("active", hash.startsWith(`#/${a.dataset.nav}`));
   }
   const result = await view(main);
@@ -170,7 +171,7 @@ function setUpMenu() {
     button.setAttribute("aria-expanded", String(open));
   });
   document.getElementById("nav-menu").addEventListener("click", (ev) => {
-    if (ev.target.closest("a, button")) close();
+    if (/** @type {Element} */ (ev.target).closest("a, button")) close();
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && header.classList.contains("menu-open")) {

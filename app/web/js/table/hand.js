@@ -46,7 +46,7 @@ export function renderHand(ctx) {
   const { state, el } = ctx;
   const { hand, prompt, mine } = el;
   const v = ctx.view();
-  const focusedTile = hand.contains(document.activeElement) ? document.activeElement.dataset.tile : null;
+  const focusedTile = hand.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement).dataset.tile : null;
   if (!ctx.seated(v)) {
     replace(mine, h("p", { class: "muted spectator-note" }, t("table.you_watch")));
     return;
