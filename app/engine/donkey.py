@@ -36,7 +36,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove
-from app.engine.events import Event
+from app.engine.events import Event, PlayEvent
 from app.engine.goat import Goat
 from app.engine.layouts import Cross, Layout
 from app.engine.options import Option
@@ -94,22 +94,22 @@ class Donkey(Goat):
         closed, opening = flags.get(CLOSED, False), flags.get(OPEN)
         board = self.board
         if not isinstance(closed, bool):
-            raise IllegalMove("'closed' must be true or false")
+            raise IllegalMove("closed_not_bool")
         if closed:
             if move.tile.low != move.tile.high:
-                raise IllegalMove(f"only a double may be laid closed, not {move.tile}")
+                raise IllegalMove("only_doubles_closed", tile=str(move.tile))
             if move.end is None:
-                raise IllegalMove("a lead is never laid closed")
+                raise IllegalMove("lead_never_closed")
         blocks: tuple[str, ...] = ()
         if opening is not None:
             c = board.closed.get(opening) if isinstance(opening, str) else None
             if c is None:
-                raise IllegalMove(f"there is no closed double laid on the {opening} end")
+                raise IllegalMove("no_closed_double", end=str(opening))
             if c.owner != seat:
-                raise IllegalMove(f"only seat {c.owner}, who laid it, may open that double")
+                raise IllegalMove("not_owner_of_double", owner=c.owner)
             blocks = c.blocks
         if move.end in board.blocked and move.end not in blocks:
-            raise IllegalMove(f"the {move.end} end is closed: open it to play there")
+            raise IllegalMove("end_closed", end=move.end)
 
     def after_place(self, seat: int, move: Move) -> list[Event]:
         flags = dict(move.flags)
@@ -126,9 +126,11 @@ class Donkey(Goat):
             self.board.close(self.ts.ids[move.tile], move.end, seat)
         return events
 
-    def public_play(self, event: Event) -> Event:
+    def public_play(self, event: PlayEvent) -> PlayEvent:
         if event.get(CLOSED) is True:
-            return {k: v for k, v in event.items() if k != "tile"}
+            hidden = event.copy()
+            del hidden["tile"]
+            return hidden
         return event
 
     def makes_fish(self) -> bool:

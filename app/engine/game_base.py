@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.engine.errors import IllegalMove, OptionsError
-from app.engine.events import Event
+from app.engine.events import Event, PlayEvent
 from app.engine.layouts import Layout, Line
 from app.engine.options import Option, OptionValue, checked_options
 from app.engine.rating import timeout_gains
@@ -93,8 +93,8 @@ class GameBase(ABC):
         """Options with defaults filled in; OptionsError names whatever is wrong."""
         if type(players) is not int or not cls.min_players <= players <= cls.max_players:
             raise OptionsError(
-                f"{cls.variant} is played by {cls.min_players} to {cls.max_players} players, "
-                f"not {players!r}"
+                "players_out_of_range", variant=cls.variant, min=cls.min_players,
+                max=cls.max_players, players=repr(players),
             )
         checked = checked_options(cls.variant, cls.options_spec, options)
         cls.check_options(players, checked)
@@ -175,16 +175,16 @@ class GameBase(ABC):
         """Refuse (IllegalMove) a move whose tile fits its end but the variant forbids, or
         whose `also`/flags it does not understand."""
         if move.also:
-            raise IllegalMove("one tile per turn in this game")
+            raise IllegalMove("one_tile_per_turn")
         for name, _ in move.flags:
             if name not in self.move_fields:
-                raise IllegalMove(f"{self.variant} moves have no {name!r}")
+                raise IllegalMove("unknown_move_field", variant=self.variant, field=repr(name))
 
     def after_place(self, seat: int, move: Move) -> list[Event]:
         """What a placement causes before the turn passes (e.g. points during play)."""
         return []
 
-    def public_play(self, event: Event) -> Event:
+    def public_play(self, event: PlayEvent) -> PlayEvent:
         """The event of a move with extra fields as every seat may see it (Donkey hides a
         closed double's face); the record keeps the move whole."""
         return event

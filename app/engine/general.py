@@ -89,18 +89,12 @@ class General(GoatFamily):
             self.recalled_ms = None
             return
         if type(at) is not int or at < self.ended_ms:
-            raise IllegalMove(
-                f"{ENDED_MS} must be a whole number of milliseconds, not before the last "
-                f"round's end ({self.ended_ms}), not {at!r}"
-            )
+            raise IllegalMove("bad_ended_ms", last=self.ended_ms, value=repr(at))
         self.recalled_ms = at
 
     def check_finished_round(self, written: Mapping[str, Any]) -> None:
         if ENDED_MS not in written and self.rules != FIRST_RULES:
-            raise IllegalMove(
-                f"a finished round must give its {ENDED_MS} (when it ended, milliseconds since "
-                "the start)"
-            )
+            raise IllegalMove("missing_ended_ms")
 
     def _round_end_ms(self) -> int:
         """When the round that is ending ended: as written (a replay), by the clock (live),

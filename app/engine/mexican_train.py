@@ -142,22 +142,19 @@ class MexicanTrain(Game):
 
     def _resolve_end(self, seat: int, tid: int, end: str | None) -> str | None:
         if end is not None and end not in self.board.trains:
-            raise IllegalMove(
-                f"unknown end {end!r}: say 'mexican' or 'train:<seat>' "
-                f"(seats 0 to {self.players - 1})"
-            )
+            raise IllegalMove("unknown_train", end=repr(end), last=self.players - 1)
         if end is not None and end not in self.ends_for(seat):
-            raise IllegalMove(self.why_closed(seat, end))
+            raise self.why_closed(seat, end)
         return super()._resolve_end(seat, tid, end)
 
-    def why_closed(self, seat: int, end: str) -> str:
-        """Why `seat` may not play on `end` now (a sentence a player can read)."""
+    def why_closed(self, seat: int, end: str) -> IllegalMove:
+        """Why `seat` may not play on `end` now (the error a player is told)."""
         if self.open_double is not None:
             double = self.ts.names[self.board.trains[self.open_double][-1][0]]
-            return f"the double {double} on {self.open_double} must be covered first"
+            return IllegalMove("double_not_covered", tile=double, end=self.open_double)
         if not self.had_turn[seat]:
-            return "on your first turn of a round you may play only on your own train"
-        return f"{end} is not your train and carries no marker"
+            return IllegalMove("first_turn_own_train")
+        return IllegalMove("not_your_train", end=end)
 
     # -- a turn ----------------------------------------------------------------------------
     def after_place(self, seat: int, move: Move) -> list[Event]:

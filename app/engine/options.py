@@ -30,7 +30,9 @@ class Option:
         # bool is an int in Python: compare types too, so `true` is never a target of 1.
         if not any(type(value) is type(a) and value == a for a in self.allowed):
             choices = ", ".join(repr(a) for a in self.allowed)
-            raise OptionsError(f"option {name!r} must be one of {choices}, not {value!r}")
+            raise OptionsError(
+                "option_not_allowed", option=repr(name), choices=choices, value=repr(value)
+            )
         return value
 
     def to_dict(self) -> dict[str, Any]:
@@ -58,8 +60,8 @@ def checked_options(
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise OptionsError("options must be an object")
+        raise OptionsError("options_not_an_object")
     unknown = sorted(set(options) - set(spec))
     if unknown:
-        raise OptionsError(f"unknown option {unknown[0]!r} for {variant}")
+        raise OptionsError("unknown_option", option=repr(unknown[0]), variant=variant)
     return {name: opt.check(name, options.get(name, opt.default)) for name, opt in spec.items()}

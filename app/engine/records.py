@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any, NoReturn
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
+from app.engine.events import Event
 from app.engine.game import Game
 from app.engine.tiles import Tile, full_set, parse_tile
 from app.engine.values import FIRST_RULES, RECORD_FORMAT, TIMEOUT_REASONS
@@ -145,7 +146,7 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
     return positions
 
 
-def replay_events(record: Any) -> list[dict[str, Any]]:
+def replay_events(record: Any) -> list[Event]:
     """The events a recorded game made, move by move, as its players were sent them, and
     nothing else (no position, no hand): the log of a game for whoever arrives after it
     began. A seeded record of a running game is replayed as far as it goes."""
@@ -154,7 +155,7 @@ def replay_events(record: Any) -> list[dict[str, Any]]:
     game.auto_deal = False
     game.start()
     timeout = record.get("timeout")
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     for r, (rd, dealt) in enumerate(zip(record["rounds"], played.rounds, strict=False)):
         events += game.deal(dealt["hands"], dealt["bazaar"])
         game.recall_round(rd)
@@ -168,7 +169,7 @@ def replay_events(record: Any) -> list[dict[str, Any]]:
 
 
 def _position(
-    game: Game, r: int, m: int, move: dict[str, Any] | None, events: list[dict[str, Any]]
+    game: Game, r: int, m: int, move: dict[str, Any] | None, events: list[Event]
 ) -> dict[str, Any]:
     view = game.view(None)
     return {

@@ -80,7 +80,7 @@ class SeaGoat(GoatFamily):
     @classmethod
     def check_options(cls, players: int, options: dict[str, Any]) -> None:
         if players == 3:
-            raise OptionsError(f"{cls.title} is played by 2 or 4 players, not 3")
+            raise OptionsError("two_or_four_players", variant=cls.title)
         check_team_players(cls.title, players, bool(options["teams"]))
 
     # -- lead --------------------------------------------------------------------------
@@ -115,23 +115,25 @@ class SeaGoat(GoatFamily):
         if not move.also:
             return
         if move.end is None:
-            raise IllegalMove("a lead is one tile: two doubles go one on each end later")
+            raise IllegalMove("lead_is_one_tile")
         if len(move.also) != 1:
-            raise IllegalMove("at most two doubles in one turn, one on each end")
+            raise IllegalMove("at_most_two_doubles")
         second = move.also[0]
         if not move.tile.is_double or not second.tile.is_double:
-            raise IllegalMove("two tiles in one turn must both be doubles")
+            raise IllegalMove("two_tiles_not_doubles")
         if second.tile == move.tile:
-            raise IllegalMove(f"{move.tile} cannot be played twice")
+            raise IllegalMove("tile_played_twice", tile=str(move.tile))
         if not self.hands[seat] >> self.ts.ids[second.tile] & 1:
-            raise IllegalMove(f"{second.tile} is not in your hand")
+            raise IllegalMove("tile_not_in_hand", tile=str(second.tile))
         if second.end not in (LEFT, RIGHT):
-            raise IllegalMove(f"unknown end {second.end!r}: say 'left' or 'right'")
+            raise IllegalMove("unknown_end", end=repr(second.end), ends="'left' or 'right'")
         if second.end == move.end:
-            raise IllegalMove("two doubles in one turn go one on each end, not both on one")
+            raise IllegalMove("doubles_on_one_end")
         shown = self.board.open[second.end]
         if second.tile.low != shown:
-            raise IllegalMove(f"{second.tile} does not match the {second.end} end ({shown})")
+            raise IllegalMove(
+                "tile_does_not_match_end", tile=str(second.tile), end=second.end, n=shown
+            )
 
     # -- the end of a round --------------------------------------------------------------
     def hand_points(self, hand: int) -> int:

@@ -37,7 +37,7 @@ def partner(seat: int) -> int:
 def check_team_players(variant: str, players: int, teams: bool) -> None:
     """OptionsError when teams are asked for at a table that does not seat four."""
     if teams and players != TEAM_PLAYERS:
-        raise OptionsError(f"team {variant} is played by 4 players (partners sit opposite)")
+        raise OptionsError("teams_need_four_players", variant=variant)
 
 
 @dataclass(frozen=True, slots=True)

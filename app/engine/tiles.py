@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple, TypeVar
 
+from app.engine.errors import IllegalMove
+
 T = TypeVar("T")
 
 
@@ -40,21 +42,21 @@ def _by_name(max_pip: int) -> dict[str, Tile]:
     return {str(t): t for t in full_set(max_pip)}
 
 
-def not_a_tile(text: object, max_pip: int) -> str:
+def not_a_tile(text: object, max_pip: int) -> IllegalMove:
     """Why `text` names no tile of a double-`max_pip` set: a tile is written "a-b" with
     a <= b, so "5-3" is refused like any other string (PROTOCOL, tiles)."""
     if isinstance(text, str):
         low, dash, high = text.partition("-")
         if dash and low.isdigit() and high.isdigit() and int(low) > int(high):
-            return f"{text!r} is written backwards: say {f'{high}-{low}'!r}"
-    return f"{text!r} is not a tile of the double-{max_pip} set"
+            return IllegalMove("tile_backwards", tile=repr(text), good=repr(f"{high}-{low}"))
+    return IllegalMove("not_a_tile", tile=repr(text), max_pip=max_pip)
 
 
 def parse_tile(text: object, max_pip: int = 6) -> Tile:
     """The tile named "a-b" (a <= b) in a double-`max_pip` set; ValueError otherwise."""
     tile = _by_name(max_pip).get(text) if isinstance(text, str) else None
     if tile is None:
-        raise ValueError(not_a_tile(text, max_pip))
+        raise ValueError(str(not_a_tile(text, max_pip)))
     return tile
 
 

@@ -9,10 +9,11 @@ from typing import Any
 from app.engine.errors import IllegalMove
 from app.engine.events import Event
 from app.engine.game_base import GameBase
+from app.engine.layouts import LEFT, RIGHT
 from app.engine.options import OptionValue
 from app.engine.shuffle import commitment, deal_order
 from app.engine.tiles import Tile, not_a_tile
-from app.engine.values import TIMEOUT_REASONS, Move, Placement, Result, RoundEnd
+from app.engine.values import TIMEOUT_REASONS, Move, MoveDict, Placement, Result, RoundEnd
 
 
 class Turns(GameBase):
@@ -92,7 +93,7 @@ class Turns(GameBase):
             return iter(())
         return self.moves_for(self.turn)
 
-    def legal_for(self, seat: int | None) -> list[dict[str, Any]]:
+    def legal_for(self, seat: int | None) -> list[MoveDict]:
         if seat is None or seat != self.turn:
             return []
         return [m.to_dict() for m in self.legal_moves()]
@@ -106,11 +107,11 @@ class Turns(GameBase):
         """Make `move` for `seat` (a `Move`, or a tile and an end plus the variant's extra
         `move_fields`); then every forced step. Returns the events."""
         if self.status != "playing":
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if self.turn is None:
-            raise IllegalMove("no round is being played")
+            raise IllegalMove("no_round_in_play")
         if seat != self.turn:
-            raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            raise IllegalMove("not_seats_turn", turn=self.turn, seat=seat)
         tile: Tile | str
         if isinstance(move, Move):
             tile, end, also, flags = move.tile, move.end, move.also, move.flags
@@ -121,20 +122,19 @@ class Turns(GameBase):
         try:
             tid = self.ts.ids[tile]
         except (KeyError, TypeError):
-            raise IllegalMove(not_a_tile(tile, self.max_pip)) from None
+            raise not_a_tile(tile, self.max_pip) from None
         bit = 1 << tid
         if not self.hands[seat] & bit:
-            raise IllegalMove(f"{self.ts.names[tid]} is not in your hand")
+            raise IllegalMove("tile_not_in_hand", tile=self.ts.names[tid])
         end = self._resolve_end(seat, tid, end)
         if also or flags:
             resolved = Move(self.ts.tiles[tid], end, also, flags)
             self.check_move(seat, resolved)
-            entry = {"seat": seat, **resolved.to_dict()}
+            shown = resolved.to_dict()
+            entry: dict[str, Any] = {"seat": seat, **shown}
             if end is None:
                 del entry["end"]
-            event = self.public_play(
-                {"type": "play", "round": self.round, **entry, "end": end}
-            )
+            event = self.public_play({"type": "play", "round": self.round, "seat": seat, **shown})
         else:  # the common case, kept cheap: a cached move and plain dicts
             if self._own_moves:
                 resolved = (self._tables.get(end) or self._moves_on(end))[tid]
@@ -172,21 +172,21 @@ class Turns(GameBase):
         flags: list[tuple[str, OptionValue]] = []
         for name, value in fields.items():
             if name not in self.move_fields:
-                raise IllegalMove(f"{self.variant} moves have no {name!r}")
+                raise IllegalMove("unknown_move_field", variant=self.variant, field=repr(name))
             if name == "also":
                 if not isinstance(value, list) or not all(
                     isinstance(p, dict) and isinstance(p.get("end"), str) for p in value
                 ):
-                    raise IllegalMove("'also' must list {tile, end} placements")
+                    raise IllegalMove("also_not_placements")
                 for p in value:
                     try:
                         also.append(Placement(self.ts.tiles[self.ts.ids[p.get("tile")]], p["end"]))
                     except (KeyError, TypeError):
-                        raise IllegalMove(not_a_tile(p.get("tile"), self.max_pip)) from None
+                        raise not_a_tile(p.get("tile"), self.max_pip) from None
             elif isinstance(value, bool | int | str):
                 flags.append((name, value))
             else:
-                raise IllegalMove(f"{name!r} must be a boolean, a number or a string")
+                raise IllegalMove("bad_move_field", field=repr(name))
         return tuple(also), tuple(flags)
 
     def _resolve_end(self, seat: int, tid: int, end: str | None) -> str | None:
@@ -197,29 +197,32 @@ class Turns(GameBase):
                 return end  # the common case: the end is given and the tile fits it
             if not self.board.knows(end):
                 said = " or ".join(repr(e) for e in self.board.end_names)
-                raise IllegalMove(f"unknown end {end!r}: say {said}")
+                raise IllegalMove("unknown_end", end=repr(end), ends=said)
         name = self.ts.names[tid]
         if self.board.empty:
             if self.required_lead is not None and tid != self.required_lead:
-                raise IllegalMove(
-                    f"the first lead must be {self.ts.names[self.required_lead]}"
-                )
+                raise IllegalMove("first_lead_must_be", tile=self.ts.names[self.required_lead])
             return None
         fitting = self.board.fits(tid, ends)
         if not fitting:
+            if len(ends) == 2:
+                a, b = ends.values()
+                raise IllegalMove("tile_matches_neither_end", tile=name, a=a, b=b)
             shown = " and ".join(str(n) for n in ends.values())
-            where = "neither end" if len(ends) == 2 else "no open end"
-            raise IllegalMove(f"{name} matches {where} ({shown})")
+            raise IllegalMove("tile_matches_no_end", tile=name, numbers=shown)
         if end is None:
             if len(fitting) > 1:
+                if fitting == [LEFT, RIGHT]:
+                    raise IllegalMove("tile_fits_both_ends", tile=name)
                 said = " or ".join(repr(e) for e in fitting)
-                fits_both = "both ends" if len(fitting) == 2 else "several ends"
-                raise IllegalMove(f"{name} fits {fits_both}: say {said}")
+                if len(fitting) == 2:
+                    raise IllegalMove("tile_fits_two_ends", tile=name, ends=said)
+                raise IllegalMove("tile_fits_several_ends", tile=name, ends=said)
             return fitting[0]
         if end not in fitting:
             if end not in ends:
-                raise IllegalMove(f"the {end} end is not open")
-            raise IllegalMove(f"{name} does not match the {end} end ({ends[end]})")
+                raise IllegalMove("end_not_open", end=end)
+            raise IllegalMove("tile_does_not_match_end", tile=name, end=end, n=ends[end])
         return end
 
     def _pass_turn(self, seat: int) -> list[Event]:
@@ -285,7 +288,7 @@ class Turns(GameBase):
         placer), scored by the variant's own rules: how a search that cuts a playout short
         values the position where it stopped. Never part of a game that is being played."""
         if self.status != "playing" or self.turn is None or self.last_placer is None:
-            raise IllegalMove("no round with a placement in it is being played")
+            raise IllegalMove("no_placement_in_round")
         return self._end_round("fish", self.last_placer)
 
     def timeout(self, seat: int, reason: str = "timeout") -> list[Event]:
@@ -294,11 +297,11 @@ class Turns(GameBase):
         `reason` ("timeout" or "resign") is told in the events, the record and the result.
         """
         if self.status != "playing":
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if not 0 <= seat < self.players:
-            raise IllegalMove(f"there is no seat {seat}")
+            raise IllegalMove("no_such_seat", seat=seat)
         if reason not in TIMEOUT_REASONS:
-            raise IllegalMove(f"unknown timeout reason {reason!r}")
+            raise IllegalMove("unknown_timeout_reason", reason=repr(reason))
         points = [self.hand_points(h) for h in self.hands]
         end: RoundEnd = {
             "kind": "timeout", "by": seat, "points": points, "credited": [0] * self.players

@@ -1,10 +1,10 @@
 """The values a game hands out and takes: moves and placements, a round's end, the
 standings, a result, a variant's description; the record format and the rule editions."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: the TypedDicts' optional keys must be known at
+# run time (`__required_keys__`, `__optional_keys__`) to whoever reads them.
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, NamedTuple, NotRequired, TypedDict, cast
 
 from app.engine.options import OptionValue
 from app.engine.tiles import Tile
@@ -31,14 +31,14 @@ class RoundEnd(TypedDict):
     credited: list[int]
 
 
-class Standings(TypedDict, total=False):
+class Standings(TypedDict):
     """The standings after a round (PROTOCOL §3 per-round output fields): `scores` by
     seat always; Goat's `remembered` and `carry`; points scored during play (Fives)."""
 
     scores: list[int]
-    remembered: list[int]
-    carry: int
-    play_points: list[int]
+    remembered: NotRequired[list[int]]
+    carry: NotRequired[int]
+    play_points: NotRequired[list[int]]
 
 
 class Result(TypedDict):
@@ -72,6 +72,29 @@ class Placement(NamedTuple):
     end: str
 
 
+class PlacementDict(TypedDict):
+    """A `Placement` as moves, events and records write it."""
+
+    tile: str
+    end: str
+
+
+class MoveFlags(TypedDict, total=False):
+    """The variants' extra move fields (`Game.move_fields`) as they travel in `view.legal`,
+    in `play` and in records: Donkey's `closed` and `open` (RULES §8)."""
+
+    closed: bool  # the double is laid face down
+    open: str  # the end of the mover's closed double that this move opens
+
+
+class MoveDict(MoveFlags):
+    """A move as `view.legal` lists it and `play` sends it back (PROTOCOL §2, §2a)."""
+
+    tile: str
+    end: str | None  # None on a lead
+    also: NotRequired[list[PlacementDict]]  # further tiles of the same turn (Sea Goat)
+
+
 class Move(NamedTuple):
     """A move: a tile on an end (None on a lead), any further tiles the variant lets the
     same turn place (`also`), and the variant's extra fields (`flags`, e.g. ("closed", True)).
@@ -88,10 +111,11 @@ class Move(NamedTuple):
             text += f"+{p.tile}@{p.end}"
         return text
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MoveDict:
         """The move as `view.legal` lists it and `play` sends it back (PROTOCOL §2, §2a)."""
-        out: dict[str, Any] = {"tile": str(self.tile), "end": self.end}
+        out: MoveDict = {"tile": str(self.tile), "end": self.end}
         if self.also:
             out["also"] = [{"tile": str(p.tile), "end": p.end} for p in self.also]
-        out.update(self.flags)
+        if self.flags:  # the variant's checks made them its `MoveFlags`
+            out.update(cast(MoveFlags, dict(self.flags)))
         return out

@@ -36,7 +36,9 @@ def variant_class(variant: object) -> type[Game]:
     """The class of a playable variant; OptionsError for any other name."""
     cls = VARIANTS.get(variant) if isinstance(variant, str) else None
     if cls is None:
-        raise OptionsError(f"unknown variant {variant!r}; playable: {', '.join(VARIANTS)}")
+        raise OptionsError(
+            "unknown_variant", variant=repr(variant), playable=", ".join(VARIANTS)
+        )
     return cls
 
 

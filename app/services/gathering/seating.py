@@ -12,6 +12,7 @@ from dataclasses import replace
 from app import logs
 from app.engine import OptionsError, validate_options
 from app.live.store import LiveStore
+from app.services.tables.events import TableEvent
 from app.services.tables.lobby import Deal, Terms, begin, new_table, write_new
 from app.services.tables.table import Person, Step, Table
 from app.services.tables.transact import Command, ServiceError, now_ms, transact
@@ -28,10 +29,10 @@ def seated_start(deal: Deal) -> Command:
             return None
         if table.free_seats():
             raise ServiceError("bad_request", "table_changed_while_made", 409)
-        joins = [{"type": "join", "round": 0, "seat": seat, "player": who.name}
+        joins: list[TableEvent] = [{"type": "join", "round": 0, "seat": seat, "player": who.name}
                  for seat, who in enumerate(table.seats) if who is not None]
         started = begin(table, deal)
-        return Step(started.table, joins + started.events, started.game)
+        return Step(started.table, [*joins, *started.events], started.game)
 
     return apply
 

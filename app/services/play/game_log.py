@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine import game_from_dict, replay_events
+from app.engine.events import Event
 from app.live.store import LiveStore
 from app.services.tables.transact import full_game_dict, load, public_table
 
@@ -25,7 +26,7 @@ class GameLog:
     table_id: str
     version: int
     game_id: str | None
-    events: list[dict[str, Any]]
+    events: list[Event]
 
     def to_dict(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "version": self.version, "game_id": self.game_id,

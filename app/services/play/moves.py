@@ -17,6 +17,7 @@ from app.engine import Game, IllegalMove
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Outage
 from app.services.tables.bot_seats import hand_over, is_bot
+from app.services.tables.events import ClockEvent
 from app.services.tables.fairness import unrate_for_takeover
 from app.services.tables.table import Step, Table
 from app.services.tables.transact import (
@@ -229,7 +230,9 @@ def _restarted(table: Table, game: Game, paused_ms: int) -> Step:
     """The clock of the player on turn (`game.turn`) started again: `paused_ms` of his turn
     passed while no move could be made."""
     assert game.turn is not None
-    event = {"type": "clock", "round": game.round, "seat": game.turn, "paused_ms": paused_ms}
+    event: ClockEvent = {
+        "type": "clock", "round": game.round, "seat": game.turn, "paused_ms": paused_ms
+    }
     return Step(table, [event], game)
 
 

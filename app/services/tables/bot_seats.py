@@ -9,7 +9,7 @@ touched for it; its name has a space and brackets, which no username may have.
 from __future__ import annotations
 
 from app.engine import Game
-from app.engine.events import Event
+from app.services.tables.events import BotTakeoverEvent, TableEvent
 from app.services.tables.table import DEFAULT_PACE_MS, Person, Table
 
 # Strength of the bot that takes over a timed-out seat (RULES 1.10 otherwise ends the game).
@@ -55,13 +55,13 @@ def wake_at(table: Table, game: Game | None, now: int) -> int | None:
     return table.deadline
 
 
-def hand_over(table: Table, game: Game) -> tuple[Table, list[Event]]:
+def hand_over(table: Table, game: Game) -> tuple[Table, list[TableEvent]]:
     """The table with the player on turn replaced by a bot, and the event that says so."""
     seat = game.turn
     assert seat is not None
     gone = table.seats[seat]
     assert gone is not None
-    event = {
+    event: BotTakeoverEvent = {
         "type": "bot_takeover",
         "round": game.round,
         "seat": seat,

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from app.engine.events import Event
 from app.services.tables.bot_seats import is_bot
+from app.services.tables.events import TableEvent
 from app.services.tables.table import Person, Table
 
 # Why a table made rated pays no rating (`Table.unrated_reason`, `result.unrated_reason`).
@@ -46,12 +46,13 @@ def pays_ratings(table: Table) -> bool:
     return table.rated and unrated_reason(table) is None
 
 
-def unrate_for_takeover(table: Table, events: list[Event]) -> tuple[Table, list[Event]]:
+def unrate_for_takeover(table: Table, events: list[TableEvent]) -> tuple[Table, list[TableEvent]]:
     """A computer player has taken over a seat of `table` (`events`: the takeover's): a
     rated game is unrated from now on, in the table and in the takeover's event."""
     if not table.rated:
         return table, events
     first, *rest = events
+    assert first["type"] == "bot_takeover"
     return (replace(table, rated=False, unrated_reason=BOT_TAKEOVER),
             [{**first, "unrated": BOT_TAKEOVER}, *rest])
 

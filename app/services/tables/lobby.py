@@ -15,6 +15,7 @@ from app.engine import OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore, Write
 from app.services.play import moves
 from app.services.tables.bot_seats import DEFAULT_PACE_MS
+from app.services.tables.events import RematchEvent, TableEvent
 from app.services.tables.fairness import has_bots
 from app.services.tables.table import REMOVE, Person, Rematch, Remove, Step, Table
 from app.services.tables.transact import (
@@ -198,19 +199,22 @@ def seating(
             chosen = seat
         seated = who(chosen)
         table = table.with_seat(chosen, seated)
-        events = [{"type": "join", "round": 0, "seat": chosen, "player": seated.name}]
+        events: list[TableEvent] = [
+            {"type": "join", "round": 0, "seat": chosen, "player": seated.name}
+        ]
         if table.free_seats():
             return Step(table, events)
         started = begin(table, deal)
-        return Step(started.table, events + started.events, started.game)
+        return Step(started.table, [*events, *started.events], started.game)
 
     return apply
 
 
 def joined_seat(change: Change) -> int:
     """The seat a `seating` change filled (its first event says)."""
-    seat: int = change.table.log[-1].events[0]["seat"]
-    return seat
+    first = change.table.log[-1].events[0]
+    assert first["type"] == "join"
+    return first["seat"]
 
 
 async def join(
@@ -265,7 +269,8 @@ def rematch_offer(player_id: int, new_table_id: str) -> Command:
         # Bots always play again; every person at the table must say so.
         people = {s for s, who in enumerate(table.seats) if who is not None and not who.is_bot}
         new = Rematch(offers, new_table_id if people <= set(offers) else None)
-        event = {"type": "rematch", "round": 0, "seat": seat, **new.to_dict()}
+        event: RematchEvent = {"type": "rematch", "round": 0, "seat": seat,
+                               "offers": list(new.offers), "new_table_id": new.new_table_id}
         # A finished table stays out of the lobby: this change only tells its watchers.
         return Step(replace(table, rematch=new), [event], listed=False)
 

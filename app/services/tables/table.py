@@ -16,13 +16,14 @@ event log's entries as JSON when the process that made them kept them (`log_json
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple, cast
 
 import orjson
 
 from app.engine import Game
-from app.engine.events import Event
+from app.services.tables.events import TableEvent
 
 # Default pause before a bot places a tile, so that a table of bots looks like people.
 DEFAULT_PACE_MS = 1500
@@ -76,7 +77,7 @@ class LogEntry(NamedTuple):
     whole by every process its changes are announced to)."""
 
     v: int
-    events: list[Event]
+    events: Sequence[TableEvent]
 
     def to_dict(self) -> dict[str, Any]:
         return {"v": self.v, "events": self.events}
@@ -249,7 +250,7 @@ class Step:
     must stay out of the lobby's index."""
 
     table: Table
-    events: list[Event]
+    events: Sequence[TableEvent]
     game: Game | None = None
     listed: bool = True
 

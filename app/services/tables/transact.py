@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from app.engine import VARIANTS, Game, game_from_dict
-from app.engine.events import Event
 from app.live.ratelimit import Charge
 from app.live.store import Announcement, LiveStore, Write, dumps
 from app.services.errors import ServiceError as ServiceError  # imported from here too
 from app.services.tables.bot_seats import wake_at
+from app.services.tables.events import TableEvent
 from app.services.tables.fairness import with_reason
 from app.services.tables.table import LogEntry, Remove, Step, Table
 
@@ -158,7 +158,7 @@ def own_view(game: Game | None, seat: int | None, public: dict[str, Any]) -> dic
     return own
 
 
-def events_since(table: Table, version: int, last_sent: int) -> list[Event]:
+def events_since(table: Table, version: int, last_sent: int) -> list[TableEvent]:
     """The events of the changes after `last_sent` up to `version` (those still logged)."""
     if last_sent <= 0:
         return []
