@@ -107,6 +107,20 @@ def fill(template: str, params: Params) -> str:
     return PLACEHOLDER.sub(one, template)
 
 
+# Parameters whose values are words of the game, which the catalogue says too: an end
+# ("left" is "левый"), a variant ("goat" is "Коза"). In English they stay as they are.
+WORDED_PARAMS = {"end": "end.", "variant": "variant."}
+
+
+def _worded(params: Params, lang: str) -> Params:
+    words = CATALOGUES.get(lang, {})
+    said = {}
+    for name, value in params.items():
+        word = words.get(f"{WORDED_PARAMS[name]}{value}") if name in WORDED_PARAMS else None
+        said[name] = word if isinstance(word, str) else value
+    return said
+
+
 def say(key: str, params: Params | None = None, lang: str = DEFAULT) -> str:
     """The catalogue's `error.<key>` in `lang` (English where `lang` has none)."""
     entry = CATALOGUES.get(lang, {}).get(f"error.{key}")
@@ -114,7 +128,8 @@ def say(key: str, params: Params | None = None, lang: str = DEFAULT) -> str:
         entry = CATALOGUES[DEFAULT].get(f"error.{key}")
     if not isinstance(entry, str):
         raise KeyError(f"the catalogue has no words error.{key}")
-    return fill(entry, params or {})
+    params = params or {}
+    return fill(entry, params if lang == DEFAULT else _worded(params, lang))
 
 
 def said(code: str, key: str | None, params: Params, english: str, lang: str) -> str:

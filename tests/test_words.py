@@ -4,11 +4,14 @@ say the same things, and every error the server can tell a person has words in e
 from __future__ import annotations
 
 import json
+from string import Formatter
 
 import pytest
 
 from app.api.i18n import Refusal, general, words_of
 from app.engine import describe_variants
+from app.engine.errors import TEMPLATES, IllegalMove, OptionsError
+from app.engine.tiles import not_a_tile
 from app.services.errors import ServiceError
 from app.services.variants import label_key, title_key, value_keys, value_word
 from app.words import (
@@ -32,9 +35,26 @@ def placeholders(entry: str | dict[str, str]) -> set[str]:
 
 
 def server_keys() -> list[str]:
-    """Every `error.<key>` the server may say: its own declared keys and its codes'
-    general sentences."""
-    return [*ERROR_KEYS, *GENERAL_CODES]
+    """Every `error.<key>` the server may say: its own declared keys, the engine's, and
+    its codes' general sentences (the engine's "game_over" is the code's too)."""
+    return [*ERROR_KEYS, *(k for k in TEMPLATES if k not in GENERAL_CODES), *GENERAL_CODES]
+
+
+def test_a_key_is_the_servers_or_the_engines_not_both() -> None:
+    assert set(ERROR_KEYS) & set(TEMPLATES) == set()
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_engines_words_fill_the_engines_parameters(code: str) -> None:
+    """Each language's words for an engine key name exactly the parameters the engine's
+    English template gives."""
+    differ = {}
+    for key, template in TEMPLATES.items():
+        given = {name for _, name, _, _ in Formatter().parse(template) if name}
+        said = placeholders(CATALOGUES[code][f"error.{key}"])
+        if said != given and key not in GENERAL_CODES:
+            differ[key] = (given, said)
+    assert differ == {}
 
 
 def test_the_catalogue_is_one_json_file_per_language() -> None:
@@ -138,3 +158,21 @@ def test_every_variant_option_and_value_has_words() -> None:
             missing += [f"{value_keys(name, value)[0]}" for value in option["allowed"]
                         if value_word(name, value) is None]
     assert missing == []
+
+
+def test_an_engine_refusal_is_said_by_its_key_in_every_language() -> None:
+    error = ServiceError.of_engine("illegal_move", not_a_tile("5-3", 6), 409)
+    assert (error.key, error.message) == ("tile_backwards", "'5-3' is written backwards: say '3-5'")
+    said = {lang: words_of(error, lang) for lang in LANGUAGES}
+    assert said["en"] == error.message
+    assert said["ru"] == "'5-3' записана задом наперёд: пишите '3-5'"
+    assert all("5-3" in words and "3-5" in words for words in said.values()), said
+    assert len(set(said.values())) == len(LANGUAGES)
+    # A word of the game among the parameters is said in the reader's language too.
+    end = ServiceError.of_engine(
+        "illegal_move", IllegalMove("tile_does_not_match_end", tile="6-6", end="left", n=3), 409)
+    assert words_of(end, "en") == "6-6 does not match the left end (3)"
+    assert words_of(end, "ru") == "6-6 не подходит: левый конец — 3"
+    assert words_of(end, "fa") == "6-6 به سر چپ نمی‌خورد (3)"
+    options = ServiceError.of_engine("bad_request", OptionsError("options_not_an_object"), 422)
+    assert words_of(options, "th") == "ตัวเลือกต้องเป็นออบเจกต์"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from app.engine.errors import EngineError
 from app.words import ErrorKey, Param, Params, say
 
 
@@ -41,18 +42,16 @@ class ServiceError(Exception):
         cls, code: str, message: str, status: int, key: str | None = None,
         params: Params | None = None,
     ) -> ServiceError:
-        """An error whose English is given: the engine's (which has its own key, or none
-        before it had keys) or one relayed from another process."""
+        """An error whose English is given: the engine's, or one relayed from another
+        process (whose key may be missing: an older process's)."""
         error = cls.__new__(cls)
         error._hold(code, key, params or {}, message, status)
         return error
 
     @classmethod
     def of_engine(cls, code: str, error: ValueError, status: int) -> ServiceError:
-        """The engine's refusal (IllegalMove, OptionsError) as `code`, with its words."""
-        key = getattr(error, "key", None)
-        params = getattr(error, "params", None)
-        return cls.worded(
-            code, str(error), status, key if isinstance(key, str) else None,
-            params if isinstance(params, Mapping) else None,
-        )
+        """The engine's refusal (IllegalMove, OptionsError) as `code`, with its key and
+        parameters; a bare ValueError has none (its code's general sentence stands in)."""
+        if isinstance(error, EngineError):
+            return cls.worded(code, str(error), status, error.key, error.params)
+        return cls.worded(code, str(error), status)
