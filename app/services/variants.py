@@ -45,18 +45,18 @@ def value_word(option: str, value: OptionValue, lang: str = DEFAULT) -> str | No
     return "" if value is False else None
 
 
-def _or_value(word: str | None, value: OptionValue) -> str:
+def _word(option: str, value: OptionValue, lang: str) -> str:
+    word = value_word(option, value, lang)
     return str(value) if word is None else word
 
 
 def _worded(info: VariantInfo, lang: str) -> VariantInfo:
-    """`info` with the catalogue's words (tests/test_words.py: it has all of them)."""
+    """`info` in the catalogue's words (tests/test_words.py: it has all of them)."""
     options: dict[str, dict[str, Any]] = {
         name: {
             **option,
             "label": entry(label_key(name), lang) or name,
-            "words": [_or_value(value_word(name, value, lang), value)
-                      for value in option["allowed"]],
+            "words": [_word(name, value, lang) for value in option["allowed"]],
         }
         for name, option in info["options"].items()
     }

@@ -31,6 +31,12 @@ def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
             assert (shown["default"], shown["allowed"]) == (option["default"], option["allowed"])
             assert shown["label"] == CATALOGUES["en"][f"option_label.{name}"]
             assert shown["words"] == [value_word(name, v) for v in option["allowed"]]
+            assert len(shown["words"]) == len(option["allowed"])
+    fish_rule = next(v for v in listed if v["name"] == "goat")["options"]["fish_rule"]
+    assert fish_rule == {
+        "default": "all", "allowed": ["all", "one"],
+        "label": "Fish", "words": ["Fish for all", "Fish to one"],
+    }
     fives = next(v for v in listed if v["name"] == "fives")["options"]
     assert fives["target"]["words"] == ["Target 100", "Target 250", "Target 500"]
     assert fives["teams"]["words"] == ["", "Teams"]
