@@ -95,6 +95,13 @@ def has_words(key: str) -> bool:
     return isinstance(CATALOGUES[DEFAULT].get(f"error.{key}"), str)
 
 
+def entry(key: str, lang: str = DEFAULT) -> str | None:
+    """The catalogue's words for `key` in `lang` (English where `lang` has none), None if
+    it has none or they are plural forms."""
+    words = CATALOGUES.get(lang, {}).get(key, CATALOGUES[DEFAULT].get(key))
+    return words if isinstance(words, str) else None
+
+
 def fill(template: str, params: Params) -> str:
     """`template` with its placeholders filled; one without its parameter stays as it is."""
     def one(found: re.Match[str]) -> str:
@@ -123,13 +130,11 @@ def _worded(params: Params, lang: str) -> Params:
 
 def say(key: str, params: Params | None = None, lang: str = DEFAULT) -> str:
     """The catalogue's `error.<key>` in `lang` (English where `lang` has none)."""
-    entry = CATALOGUES.get(lang, {}).get(f"error.{key}")
-    if not isinstance(entry, str):
-        entry = CATALOGUES[DEFAULT].get(f"error.{key}")
-    if not isinstance(entry, str):
+    template = entry(f"error.{key}", lang)
+    if template is None:
         raise KeyError(f"the catalogue has no words error.{key}")
     params = params or {}
-    return fill(entry, params if lang == DEFAULT else _worded(params, lang))
+    return fill(template, params if lang == DEFAULT else _worded(params, lang))
 
 
 def said(code: str, key: str | None, params: Params, english: str, lang: str) -> str:
@@ -143,10 +148,3 @@ def said(code: str, key: str | None, params: Params, english: str, lang: str) ->
         return say(code, {}, lang)
     return english
 
-
-
-def entry(key: str, lang: str = DEFAULT) -> str | None:
-    """The catalogue's words for `key` in `lang` (English where `lang` has none), None if
-    it has none or they are plural forms."""
-    words = CATALOGUES.get(lang, {}).get(key, CATALOGUES[DEFAULT].get(key))
-    return words if isinstance(words, str) else None
