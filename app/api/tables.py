@@ -16,6 +16,7 @@ from app.services.play import bot_turns
 from app.services.play.game_log import game_log
 from app.services.runtime import LiveTables
 from app.services.tables import lobby
+from app.services.tables.settle import settled
 from app.services.tables.transact import ServiceError, public_table
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
@@ -81,20 +82,20 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             round_pause_seconds=body.round_pause_seconds,
             private=body.private,
         )
-        return await lobby.create_table(live.store, player, terms,
-                                        admit=live.caps.admit_table(player.id))
+        return dict(await lobby.create_table(live.store, player, terms,
+                                             admit=live.caps.admit_table(player.id)))
 
 
 @router.get("")
 async def list_tables(live: LiveDep) -> list[dict[str, Any]]:
     with _refusals():
-        return await lobby.list_tables(live.store)
+        return [dict(table) for table in await lobby.list_tables(live.store)]
 
 
 @router.get("/{table_id}", responses=_failures(404))
 async def get_table(table_id: str, live: LiveDep) -> dict[str, Any]:
     with _refusals():
-        return await lobby.get_table(live.store, table_id)
+        return dict(await lobby.get_table(live.store, table_id))
 
 
 @router.get("/{table_id}/log", responses=_failures(404))
@@ -122,9 +123,7 @@ async def join_table(
 @router.post("/{table_id}/leave", responses=_failures(401, 404, 409))
 async def leave_table(table_id: str, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
     with _refusals():
-        change = await lobby.leave(live.store, player, table_id)
-    if change is not None and change.finished:
-        live.finisher.kick(table_id)
+        change = await settled(lobby.leave(live.store, player, table_id), live.finisher)
     return {"left": True, "table": None if change is None else public_table(change.table)}
 
 

@@ -55,7 +55,7 @@ async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
         rated=body.rated, starts_at=body.starts_at, max_players=body.max_players,
         private=body.private)
     with _refusals():
-        return await tournaments.create(db, player, ask, live.store.keys.prefix)
+        return dict(await tournaments.create(db, player, ask, live.store.keys.prefix))
 
 
 @router.get("")
@@ -67,7 +67,7 @@ async def listing(db: DatabaseDep, status: Literal["waiting", "running", "finish
 @router.get("/{tournament_id}", responses=_failures(404))
 async def read(tournament_id: str, db: DatabaseDep) -> dict[str, Any]:
     with _refusals():
-        return await tournaments.describe(db, tournament_id)
+        return dict(await tournaments.describe(db, tournament_id))
 
 
 @router.post("/{tournament_id}/join", responses=_failures(401, 404, 409))
@@ -77,7 +77,7 @@ async def join(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live:
         await tournaments.join(db, player, tournament_id)
     await live.tournaments.changed(tournament_id)
     live.director.kick()
-    return await tournaments.describe(db, tournament_id)
+    return dict(await tournaments.describe(db, tournament_id))
 
 
 @router.post("/{tournament_id}/leave", responses=_failures(401, 404, 409))
@@ -86,7 +86,7 @@ async def leave(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live
     with _refusals():
         await tournaments.leave(db, player, tournament_id)
     await live.tournaments.changed(tournament_id)
-    return await tournaments.describe(db, tournament_id)
+    return dict(await tournaments.describe(db, tournament_id))
 
 
 @router.post("/{tournament_id}/start", responses=_failures(401, 403, 404, 409))
@@ -96,4 +96,4 @@ async def start(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live
         await tournaments.start(db, player, tournament_id)
     await live.tournaments.changed(tournament_id)
     live.director.kick()
-    return await tournaments.describe(db, tournament_id)
+    return dict(await tournaments.describe(db, tournament_id))

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import orjson
 
 from app.live.store import LiveStore
+from app.wire.messages import Revoked
 
 REVOKED = "-"
 
@@ -54,5 +55,5 @@ class SessionCache:
             await pipe.execute()
 
     async def announce(self, session_ids: list[str]) -> None:
-        payload = orjson.dumps({"kind": "revoked", "sessions": session_ids}).decode()
-        await self.redis.publish(self.channel, payload)
+        note: Revoked = {"kind": "revoked", "sessions": session_ids}
+        await self.redis.publish(self.channel, orjson.dumps(note).decode())

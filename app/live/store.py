@@ -45,6 +45,7 @@ from app.live.keys import Keys
 from app.live.multiplex import Multiplexed
 from app.live.ratelimit import TAKE_FUNCTION, Charge, Refused, Verdict
 from app.live.scripts import run_script
+from app.wire.messages import ChangeHeader, LobbyGone, RemovedNote, TableInfo, TableNote
 
 log = logging.getLogger(__name__)
 
@@ -260,7 +261,7 @@ class Announced:
     """A change's announcement as received: its header, and where the state's JSON and the
     writer's parts lie in the message (neither parsed nor copied yet)."""
 
-    header: dict[str, Any]
+    header: ChangeHeader
     message: bytes
     start: int
 
@@ -294,7 +295,7 @@ def announced(message: bytes) -> Announced | None:
     if not (isinstance(header, dict) and isinstance(header.get("v"), int)
             and isinstance(header.get("state"), int) and isinstance(header.get("writer"), str)):
         return None
-    return Announced(header, message, end + 1)
+    return Announced(cast(ChangeHeader, header), message, end + 1)
 
 
 @dataclass(frozen=True)
@@ -440,7 +441,7 @@ class Write:
     finished: bool = False
     retire_at_ms: int | None = None
     listed: bool = True
-    lobby_entry: dict[str, Any] | None = None
+    lobby_entry: TableInfo | None = None
     archive: Sequence[dict[str, Any]] = ()
     snapshot: bool = False
     announcement: Announcement | None = None
@@ -672,7 +673,7 @@ class LiveStore:
         *,
         created_ms: int,
         deadline_ms: int | None,
-        lobby_entry: dict[str, Any] | None,
+        lobby_entry: TableInfo | None,
     ) -> bool:
         """Put back a table this store lost (`data`: its JSON state, made at `created_ms`), at
         `version`; False if the table exists (then
@@ -718,18 +719,13 @@ class LiveStore:
         """Remove a table still at version `expected` (an empty table nobody waits at).
         `listed`: False for a table the lobby never showed (its removal is not told there)."""
         k = self.keys
+        removed: RemovedNote = {"kind": "removed", "table_id": table_id, "v": expected + 1}
+        gone: LobbyGone = {"kind": "remove", "table_id": table_id, "v": expected + 1}
         done = await self._delete(
             keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id),
                   k.listeners(table_id)],
-            args=[
-                expected,
-                table_id,
-                k.table_channel(table_id),
-                k.lobby_channel,
-                dumps({"kind": "removed", "table_id": table_id, "v": expected + 1}),
-                dumps({"kind": "remove", "table_id": table_id, "v": expected + 1})
-                if listed else "",
-            ],
+            args=[expected, table_id, k.table_channel(table_id), k.lobby_channel,
+                  dumps(removed), dumps(gone) if listed else ""],
         )
         return bool(done)
 
@@ -839,7 +835,7 @@ class LiveStore:
     async def presence(self, table_id: str, now_ms: int) -> set[int]:
         return _live_seats(await self.redis.hgetall(self.keys.presence(table_id)), now_ms)
 
-    async def publish_table(self, table_id: str, message: dict[str, Any]) -> None:
+    async def publish_table(self, table_id: str, message: TableNote) -> None:
         await self.command("PUBLISH", self.keys.table_channel(table_id), dumps(message))
 
 

@@ -20,6 +20,7 @@ from app.services.gathering.tournament_director import Director
 from app.services.play.bot_turns import BotTurns
 from app.services.play.clock import Clock
 from app.services.play.relay import Relay
+from app.services.play.route import Route
 from app.services.tables.caps import PlayerCaps
 
 
@@ -56,6 +57,8 @@ class LiveTables:
         self.finisher = Finisher(self.store, db)
         # Moves at a table another process holds are applied there.
         self.relay = Relay(self.store, self.hub, self.feed, self.finisher)
+        # A player's move, applied here or where its table is held.
+        self.route = Route(self.store, self.feed, self.relay, self.finisher)
         self.bots = BotTurns(self.store, self.finisher, settings.bot_think_seconds)
         self.bot_pace_ms = int(settings.bot_pace_seconds * 1000)
         self.clock = Clock(

@@ -164,7 +164,8 @@ async def test_the_session_cookie_authenticates_the_socket(server: Server) -> No
     cookie = f"domino_session={account.token}"
     async with websockets.connect(server.ws_url, additional_headers={"Cookie": cookie}) as ws:
         welcome = json.loads(await asyncio.wait_for(ws.recv(), 5))
-        assert welcome == {"type": "welcome", "player": {"id": account.id, "name": account.name}}
+        assert welcome == {"type": "welcome", "player": {"id": account.id, "name": account.name},
+                           "protocol": 1}
 
 
 async def test_a_flood_is_rate_limited(server: Server) -> None:

@@ -184,3 +184,49 @@ def test_refused_options_say_what_they_always_said(
     with pytest.raises(OptionsError) as caught:
         validate_options(variant, players, options)
     assert str(caught.value) == expected
+
+
+def refusal(game: Any, *args: Any, **fields: Any) -> IllegalMove:
+    with pytest.raises(IllegalMove) as caught:
+        game.play(*args, **fields)
+    return caught.value
+
+
+def test_the_variants_refusals_say_what_they_always_said() -> None:
+    """Refusals of the variants' own moves, in real positions, in the old words."""
+    undealt = new_game("classic", 2, {}, None)
+    assert str(refusal(undealt, 0, "0-0")) == "no round is being played"
+    fresh = new_game("classic", 2, {}, bytes(32))
+    with pytest.raises(IllegalMove) as caught:
+        fresh.end_as_block()
+    assert str(caught.value) == "no round with a placement in it is being played"
+
+    donkey = new_game("donkey", 4, {}, bytes(32))
+    seat = donkey.turn
+    lead = next(iter(donkey.legal_moves()))
+    assert str(refusal(donkey, seat, str(lead.tile), None, closed=[1])) == (
+        "'closed' must be a boolean, a number or a string"
+    )
+    assert str(refusal(donkey, seat, str(lead.tile), None, closed=1)) == (
+        "'closed' must be true or false"
+    )
+
+    sea = new_game("sea_goat", 2, {}, bytes(32))
+    seat = sea.turn
+    lead = next(iter(sea.legal_moves()))
+    other = next(t for t in sea.ts.names_of(sea.hands[seat]) if t != str(lead.tile))
+    assert str(refusal(sea, seat, str(lead.tile), None, also=[{"tile": other, "end": "left"}])) \
+        == "a lead is one tile: two doubles go one on each end later"
+
+    train = new_game("mexican_train", 4, {}, bytes(32))
+    seat = train.turn
+    tile = train.ts.names_of(train.hands[seat])[0]
+    assert str(refusal(train, seat, tile, "nowhere")) == (
+        "unknown end 'nowhere': say 'mexican' or 'train:<seat>' (seats 0 to 3)"
+    )
+    # On a first turn only the own train is open (unless a double waits to be covered).
+    other_train = f"train:{(seat + 1) % 4}"
+    error = refusal(train, seat, tile, other_train)
+    assert error.key in {"first_turn_own_train", "double_not_covered"}
+    if error.key == "first_turn_own_train":
+        assert str(error) == "on your first turn of a round you may play only on your own train"

@@ -9,11 +9,11 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import settings
+from app.db import players, ratings
 from app.db.models import Player, Rating
 from app.db.session import write_transaction
 from app.db.text import storable
@@ -70,14 +70,14 @@ async def register(session: AsyncSession, name: str, password: str) -> PlayerRef
     The password is hashed (slow by design) between a read and the write, never under the
     write lock: on SQLite every other write would wait for it."""
     key = name_key(name)
-    taken = await session.scalar(select(Player.id).where(Player.name_key == key))
+    taken = await players.id_by_key(session, key)
     await session.rollback()  # no connection held while the password is hashed
     if taken is not None:
         raise NameTaken(name)
     password_hash = await _hash(password)
     await write_transaction(session)
     player = Player(name=name, name_key=key, password_hash=password_hash)
-    session.add(player)
+    players.add(session, player)
     try:
         await session.commit()
     except IntegrityError as exc:  # registered by someone else a moment ago
@@ -90,10 +90,7 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> Playe
     if not storable(name):
         await _verify(_dummy_hash(), password)
         return None
-    player = (await session.execute(
-        select(Player.id, Player.name, Player.password_hash)
-        .where(Player.name_key == name_key(name))
-    )).one_or_none()
+    player = await players.login_of(session, name_key(name))
     await session.rollback()  # no connection held while the password is checked
     # Usernames are taken exactly as sent (PROTOCOL 1): "MASHA" does not log in as "masha".
     if player is None or player.name != name:
@@ -109,19 +106,15 @@ async def change_password(
 ) -> bool:
     """Set a new password if `current` is the player's password; False if it is not (or
     stopped being so while the new one was hashed: the change is a compare-and-set)."""
-    checked = await session.scalar(select(Player.password_hash).where(Player.id == player_id))
+    checked = await players.password_hash(session, player_id)
     await session.rollback()  # no connection held while the passwords are checked and hashed
     if checked is None or not await _verify(checked, current):
         return False
     password_hash = await _hash(new)
     await write_transaction(session)
-    changed = await session.execute(
-        update(Player)
-        .where(Player.id == player_id, Player.password_hash == checked)
-        .values(password_hash=password_hash)
-    )
+    changed = await players.replace_password_hash(session, player_id, checked, password_hash)
     await session.commit()
-    return bool(changed.rowcount)  # type: ignore[attr-defined]
+    return changed
 
 
 def rating_view(rating: Rating) -> dict[str, Any]:
@@ -142,7 +135,4 @@ def rating_view(rating: Rating) -> dict[str, Any]:
 
 
 async def ratings_of(session: AsyncSession, player_id: int) -> dict[str, dict[str, Any]]:
-    rows = await session.scalars(
-        select(Rating).where(Rating.player_id == player_id).order_by(Rating.variant)
-    )
-    return {r.variant: rating_view(r) for r in rows}
+    return {r.variant: rating_view(r) for r in await ratings.of_player(session, player_id)}

@@ -27,11 +27,10 @@ from typing import Any, Protocol
 
 import jwt
 from redis.exceptions import RedisError
-from sqlalchemy import delete, select, update
 
 from app import metrics
 from app.config import settings
-from app.db.models import LoginSession, Player
+from app.db import login_sessions, players
 from app.db.session import Database
 from app.live.hub import Hub
 from app.live.sessions import SessionCache
@@ -117,18 +116,10 @@ class Sessions:
         now = int(time.time())
         session_id = secrets.token_urlsafe(16)
         async with self.db.writing() as session:
-            # The player's expired sessions go (their tokens are refused by their expiry
-            # anyway), so the table holds about as many rows as there are live sign-ins.
-            await session.execute(delete(LoginSession).where(
-                LoginSession.player_id == player.id,
-                LoginSession.expires_at < datetime.fromtimestamp(now, UTC),
-            ))
-            session.add(LoginSession(
-                id=session_id, player_id=player.id,
-                created_at=datetime.fromtimestamp(now, UTC),
-                expires_at=datetime.fromtimestamp(now, UTC)
-                + timedelta(seconds=settings.token_seconds),
-            ))
+            opened = datetime.fromtimestamp(now, UTC)
+            await login_sessions.open_session(
+                session, session_id, player.id, opened,
+                opened + timedelta(seconds=settings.token_seconds))
         try:
             await self.cache.remember(session_id, player.id, player.name, settings.token_seconds)
         except RedisError as error:  # the database has it; the first check fills the cache
@@ -160,10 +151,10 @@ class Sessions:
 
     async def _from_database(self, claims: Claims) -> Identity | None:
         async with self.db.session() as session:
-            row = await session.get(LoginSession, claims.session_id)
+            row = await login_sessions.get(session, claims.session_id)
             if row is None or row.player_id != claims.player_id or row.revoked_at is not None:
                 return None
-            player = await session.get(Player, claims.player_id)
+            player = await players.get(session, claims.player_id)
             if player is None:
                 return None
         try:
@@ -199,23 +190,15 @@ class Sessions:
             return
         await self.cache.revoke(ids, settings.token_seconds)
         async with self.db.session() as session:
-            await session.execute(
-                update(LoginSession)
-                .where(LoginSession.id.in_(ids), LoginSession.revoked_at.is_(None))
-                .values(revoked_at=datetime.now(UTC))
-            )
+            await login_sessions.revoke(session, ids, datetime.now(UTC))
             await session.commit()
         await self.cache.announce(ids)
 
     async def revoke_all(self, player_id: int, keep: str | None = None) -> int:
         """Revoke every session of the player (but `keep`); returns how many."""
         async with self.db.session() as session:
-            rows = await session.scalars(
-                select(LoginSession.id).where(
-                    LoginSession.player_id == player_id, LoginSession.revoked_at.is_(None)
-                )
-            )
-            ids = [sid for sid in rows if sid != keep]
+            ids = [sid for sid in await login_sessions.live_ids(session, player_id)
+                   if sid != keep]
         await self.revoke(ids)
         return len(ids)
 
@@ -253,7 +236,7 @@ class Sessions:
                 held = await self.cache.holder(session_id)
                 if held is None:
                     async with self.db.session() as session:
-                        row = await session.get(LoginSession, session_id)
+                        row = await login_sessions.get(session, session_id)
                     held = row is not None and row.revoked_at is None
             except Exception as error:
                 log.warning("session %s not rechecked: %r", session_id[:4], error)

@@ -20,16 +20,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any, cast
 
-from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
-from app.db.models import Game as GameRow
-from app.db.models import LiveSnapshot, LiveSnapshotRound, utcnow
-from app.db.session import Database, by_dialect
+from app.db import games, snapshots
+from app.db.models import utcnow
+from app.db.session import Database
+from app.db.snapshots import SnapshotRow
 from app.live.store import LiveStore
 from app.services.tables.bot_seats import wake_at
 from app.services.tables.table import Table
@@ -42,45 +40,10 @@ log = logging.getLogger(__name__)
 VERSION_GAP = 10_000
 
 
-# Built once, run with parameters (see app.services.durable.results).
-_snapshots = cast(SqlTable, LiveSnapshot.__table__)
-_rounds = cast(SqlTable, LiveSnapshotRound.__table__)
-_FORGET = delete(_snapshots).where(_snapshots.c.table_id == bindparam("b_table"),
-                                   _snapshots.c.game_id == bindparam("b_game"))
-_FORGET_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_table"),
-                                       _rounds.c.game_id == bindparam("b_game"))
-# A new game's first copy replaces the table's last one, and the rounds of that one's game.
-_FORGET_OTHER_ROUNDS = delete(_rounds).where(_rounds.c.table_id == bindparam("b_table"),
-                                             _rounds.c.game_id != bindparam("b_game"))
-_ROUNDS_SAVED = select(func.count()).select_from(_rounds).where(
-    _rounds.c.table_id == bindparam("b_table"), _rounds.c.game_id == bindparam("b_game"))
-_PASS_VERSION = update(_snapshots).where(
-    _snapshots.c.table_id == bindparam("b_table"), _snapshots.c.game_id == bindparam("b_game")
-).values(version=_snapshots.c.version + VERSION_GAP)
-_VERSION = select(_snapshots.c.version).where(_snapshots.c.table_id == bindparam("b_table"))
-_SNAPSHOT_FIELDS = ("store", "game_id", "version", "state", "saved_at")
-
-
-def _upsert(insert: Any) -> Any:
-    statement = insert(_snapshots)
-    return statement.on_conflict_do_update(
-        index_elements=[_snapshots.c.table_id],
-        set_={k: statement.excluded[k] for k in _SNAPSHOT_FIELDS},
-    )
-
-
-# A table's snapshot, written over its last one.
-_SAVE = by_dialect(_upsert)
-# Rounds that are over; one another process has just written is left as it is (the same).
-_ADD_ROUNDS = by_dialect(lambda insert: insert(_rounds).on_conflict_do_nothing())
-
-
 async def forget_snapshot(session: AsyncSession, table_id: str, game_id: str) -> None:
     """Drop the snapshot of this game and its rounds (its result is being written in
     `session`)."""
-    names = {"b_table": table_id, "b_game": game_id}
-    await session.execute(_FORGET, names)
-    await session.execute(_FORGET_ROUNDS, names)
+    await snapshots.forget(session, table_id, game_id)
 
 
 def rounds_over(table: Table) -> int:
@@ -113,36 +76,23 @@ class Recovery:
         if table is None or table.status != "playing":
             return False  # gone, or over: the result writer has it now
         game_id, over = table.game_id, rounds_over(table)
-        row = {
-            "table_id": table_id,
-            "store": self.store.keys.prefix,
-            "game_id": game_id,
-            "version": table.version,
-            "state": table.to_dict(),
-            "saved_at": utcnow(),
-        }
+        assert game_id is not None  # a playing table has its game
+        row = SnapshotRow(table_id, self.store.keys.prefix, game_id, table.version,
+                          table.to_dict(), utcnow())
         async with self.db.writing() as session:
-            dialect = session.get_bind().dialect.name
-            names = {"b_table": table_id, "b_game": game_id}
             if over == 0:
-                await session.execute(_FORGET_OTHER_ROUNDS, names)
-            saved = await session.scalar(_ROUNDS_SAVED, names) or 0
+                await snapshots.forget_other_rounds(session, table_id, game_id)
+            saved = await snapshots.rounds_saved(session, table_id, game_id)
             new = await self.store.archived_rounds(table_id, saved, over - 1) \
                 if over > saved else []
-            if new:
-                await session.execute(_ADD_ROUNDS[dialect], [
-                    {"table_id": table_id, "game_id": game_id, "number": n, "data": data}
-                    for n, data in enumerate(new, start=saved)
-                ])
-            await session.execute(_SAVE[dialect], row)
+            await snapshots.add_rounds(session, table_id, game_id, saved, new)
+            await snapshots.save(session, row)
         return True
 
     async def restore_missing(self) -> list[str]:
         """Put back every table with a snapshot that the live store lost."""
         async with self.db.session() as session:
-            table_ids = list(await session.scalars(
-                select(LiveSnapshot.table_id).where(LiveSnapshot.store == self.store.keys.prefix)
-            ))
+            table_ids = await snapshots.table_ids_of_store(session, self.store.keys.prefix)
         if not table_ids:
             return []
         return [t for t in await self.store.missing(table_ids) if await self.restore(t)]
@@ -151,26 +101,20 @@ class Recovery:
         """Put the table back from its snapshot if the store lost it; False if there is no
         snapshot, its game is already written, or the table is there after all."""
         async with self.db.writing() as session:
-            snapshot = await session.get(LiveSnapshot, table_id)
+            snapshot = await snapshots.get(session, table_id)
             if snapshot is None or snapshot.store != self.store.keys.prefix:
                 return False  # none, or another live store's table (a shared database)
-            written = await session.get(GameRow, snapshot.game_id)
+            written = await games.is_written(session, snapshot.game_id)
             saved = Table.from_dict(snapshot.state)
-            if written is None:
+            if not written:
                 # The rounds the saved state counts as over (a later copy may have added more).
-                rounds = list(await session.scalars(
-                    select(_rounds.c.data)
-                    .where(_rounds.c.table_id == table_id,
-                           _rounds.c.game_id == snapshot.game_id,
-                           _rounds.c.number < rounds_over(saved))
-                    .order_by(_rounds.c.number)
-                ))
+                rounds = await snapshots.rounds(session, table_id, snapshot.game_id,
+                                                rounds_over(saved))
                 # The copy's version moves past the one restored now, so a table lost again
                 # before its next copy comes back newer than anything shown since.
-                names = {"b_table": table_id, "b_game": snapshot.game_id}
-                await session.execute(_PASS_VERSION, names)
-                version = int(await session.scalar(_VERSION, names) or 0)
-        if written is not None:  # the result is in; only the snapshot's deletion was lost
+                version = await snapshots.pass_version(session, table_id, snapshot.game_id,
+                                                       VERSION_GAP)
+        if written:  # the result is in; only the snapshot's deletion was lost
             async with self.db.writing() as session:
                 await forget_snapshot(session, table_id, snapshot.game_id)
             return False

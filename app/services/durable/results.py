@@ -7,20 +7,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import (
-    DEVIATION_START,
-    SKILL_START,
-    VOLATILITY_START,
-    Game,
-    GamePlayer,
-    Rating,
-    utcnow,
-)
-from app.db.session import Database, by_dialect
+from app.db import games, ratings
+from app.db.games import GameRow, SeatRow
+from app.db.ratings import Payment
+from app.db.session import Database
 from app.domain import skill
 from app.engine import Result
 from app.services.durable.recovery import forget_snapshot
@@ -44,79 +37,6 @@ def _check(record: dict[str, Any], player_ids: Sequence[int | None]) -> Result:
     return cast(Result, result)
 
 
-# Core statements, not ORM units of work: a busy server writes a game every few moves, and
-# the ORM's bookkeeping (identity map, flush order, per-object state) was most of the cost.
-_games = cast(Table, Game.__table__)
-_players = cast(Table, GamePlayer.__table__)
-_ratings = cast(Table, Rating.__table__)
-
-# Each statement is built once and run with its parameters: building one per game (and
-# for some, compiling it) cost more of a result's CPU than the database's round trips.
-_INSERT_GAME = _games.insert()
-_INSERT_SEATS = _players.insert()
-
-# The players' rating rows in a variant, locked for the transaction in player id order.
-_LOCK_RATINGS = (
-    select(_ratings.c.player_id, _ratings.c.skill, _ratings.c.deviation, _ratings.c.volatility)
-    .where(_ratings.c.variant == bindparam("b_variant"),
-           _ratings.c.player_id.in_(bindparam("b_ids", expanding=True)))
-    .order_by(_ratings.c.player_id)
-    .with_for_update()
-)
-
-# One rating row paid for one game (executemany); the row is locked by `_lock_ratings`.
-_PAY = (
-    update(_ratings)
-    .where(_ratings.c.player_id == bindparam("b_player"),
-           _ratings.c.variant == bindparam("b_variant"))
-    .values(
-        points=_ratings.c.points + bindparam("b_gain"),
-        games=_ratings.c.games + 1,
-        wins=_ratings.c.wins + bindparam("b_won"),
-        losses=_ratings.c.losses + bindparam("b_lost"),
-        skill=bindparam("b_skill"),
-        deviation=bindparam("b_deviation"),
-        volatility=bindparam("b_volatility"),
-        updated_at=bindparam("b_at"),
-    )
-)
-
-
-# A player's first rating row in a variant (one that exists is left alone). Run as an
-# executemany, not as one INSERT of several VALUES rows: SQLAlchemy caches no such INSERT
-# with ON CONFLICT, and would compile it for every game.
-_NEW_RATING = by_dialect(lambda insert: insert(_ratings).on_conflict_do_nothing())
-
-
-async def _lock_ratings(
-    session: AsyncSession, variant: str, player_ids: Iterable[int]
-) -> dict[int, skill.Skill]:
-    """The players' skills in `variant`, their rating rows created if missing and locked
-    for this transaction (in player id order, so two games sharing players cannot
-    deadlock)."""
-    ids = sorted(set(player_ids))
-    now = utcnow()
-    fresh = [
-        {
-            "player_id": pid,
-            "variant": variant,
-            "points": 0,
-            "games": 0,
-            "wins": 0,
-            "losses": 0,
-            "skill": SKILL_START,
-            "deviation": DEVIATION_START,
-            "volatility": VOLATILITY_START,
-            "updated_at": now,
-        }
-        for pid in ids
-    ]
-    await session.execute(_NEW_RATING[session.get_bind().dialect.name], fresh)
-    rows = await session.execute(_LOCK_RATINGS, {"b_variant": variant, "b_ids": ids})
-    return {pid: skill.Skill(rating, deviation, volatility)
-            for pid, rating, deviation, volatility in rows}
-
-
 @dataclass(frozen=True, slots=True)
 class FinishedGame:
     """A finished game as it is written: its record (with the result), whether it is rated,
@@ -137,19 +57,19 @@ async def _write(session: AsyncSession, finished: FinishedGame, result: Result) 
     variant = str(record["variant"])
     # The game row goes first: a concurrent writer of the same game blocks on its primary
     # key right here and then fails, before it has touched a single rating.
-    await session.execute(_INSERT_GAME, {
-        "id": game_id,
-        "table_id": finished.table_id,
-        "variant": variant,
-        "options": record.get("options") or {},
-        "players": list(record["players"]),
-        "record": record,
-        "seed": record.get("seed"),
-        "end_reason": str(result.get("reason", "")),
-        "started_at": _aware(started_at) if started_at else None,
-        "finished_at": _aware(finished.finished_at),
-        "rated": rated,
-    })
+    await games.insert(session, GameRow(
+        id=game_id,
+        table_id=finished.table_id,
+        variant=variant,
+        options=record.get("options") or {},
+        players=list(record["players"]),
+        record=record,
+        seed=record.get("seed"),
+        end_reason=str(result.get("reason", "")),
+        started_at=_aware(started_at) if started_at else None,
+        finished_at=_aware(finished.finished_at),
+        rated=rated,
+    ))
 
     winners = set(result.get("winners") or [])
     losers = set(result.get("losers") or [])
@@ -166,38 +86,19 @@ async def _write(session: AsyncSession, finished: FinishedGame, result: Result) 
     gains = {seat: int(result["rating"][seat]) if rated else 0 for seat, _ in seated}
     skills_after: dict[int, float | None] = {seat: None for seat, _ in seated}
     if rated and seated:
-        ratings = await _lock_ratings(session, variant, [pid for _, pid in seated])
-        before = [ratings[pid] for _, pid in seated]
+        locked = await ratings.lock(session, variant, [pid for _, pid in seated])
+        before = [locked[pid] for _, pid in seated]
         after = skill.update_game(before, [won[seat] for seat, _ in seated])
-        now = utcnow()
-        await session.execute(_PAY, [
-            {
-                "b_player": pid,
-                "b_variant": variant,
-                "b_gain": gains[seat],
-                "b_won": int(won[seat]),
-                "b_lost": int(outcome[seat] == "lost"),
-                "b_skill": new.rating,
-                "b_deviation": new.deviation,
-                "b_volatility": new.volatility,
-                "b_at": now,
-            }
+        await ratings.pay(session, variant, [
+            Payment(pid, gains[seat], won[seat], outcome[seat] == "lost", new)
             for (seat, pid), new in zip(seated, after, strict=True)
         ])
         skills_after = {seat: new.rating for (seat, _), new in zip(seated, after, strict=True)}
-    if seated:
-        await session.execute(_INSERT_SEATS, [
-            {
-                "game_id": game_id,
-                "seat": seat,
-                "player_id": pid,
-                "final": int(result["final"][seat]),
-                "points": gains[seat],
-                "outcome": outcome[seat],
-                "skill_after": skills_after[seat],
-            }
-            for seat, pid in seated
-        ])
+    await games.insert_seats(session, [
+        SeatRow(game_id, seat, pid, int(result["final"][seat]), gains[seat], outcome[seat],
+                skills_after[seat])
+        for seat, pid in seated
+    ])
 
 
 async def write_result(db: Database, finished: FinishedGame) -> bool:
@@ -228,5 +129,4 @@ async def written_game_ids(db: Database, game_ids: Iterable[str]) -> set[str]:
     if not ids:
         return set()
     async with db.session() as session:
-        rows = await session.scalars(select(Game.id).where(Game.id.in_(ids)))
-        return set(rows)
+        return await games.written_ids(session, ids)

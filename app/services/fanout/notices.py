@@ -7,13 +7,14 @@ from typing import Any, Protocol
 
 from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
+from app.wire.messages import Notice, PlayerNotice, ServerMessage
 
 
 class Recipient(Protocol):
     @property
     def player_id(self) -> int | None: ...
 
-    def offer(self, message: dict[str, Any]) -> None: ...
+    def offer(self, message: ServerMessage) -> None: ...
 
 
 class PlayerNotices:
@@ -32,10 +33,10 @@ class PlayerNotices:
     def discard(self, socket: Recipient) -> None:
         self.sockets.discard(socket)
 
-    async def tell(self, player_ids: list[int], message: dict[str, Any]) -> None:
+    async def tell(self, player_ids: list[int], message: Notice) -> None:
         """`message` on every socket of these players, on every process."""
-        await self.store.command("PUBLISH", self.channel,
-                                 dumps({"players": player_ids, "message": message}))
+        notice: PlayerNotice = {"players": player_ids, "message": message}
+        await self.store.command("PUBLISH", self.channel, dumps(notice))
 
     def _on_message(self, payload: dict[str, Any]) -> None:
         players = payload.get("players")
@@ -45,4 +46,4 @@ class PlayerNotices:
         wanted = set(players)
         for socket in list(self.sockets):
             if socket.player_id in wanted:
-                socket.offer(message)
+                socket.offer(payload["message"])  # a `Notice`, as `tell` sent it

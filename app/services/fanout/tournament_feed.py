@@ -15,12 +15,13 @@ from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
 from app.services.gathering import tournaments
+from app.wire.messages import ServerMessage, TournamentInfo, TournamentNote, TournamentUpdate
 
 log = logging.getLogger(__name__)
 
 
 class Follower(Protocol):
-    def offer(self, message: dict[str, Any]) -> None: ...
+    def offer(self, message: ServerMessage) -> None: ...
 
 
 class TournamentFeed:
@@ -35,7 +36,7 @@ class TournamentFeed:
     async def start(self) -> None:
         await self.hub.add(self.channel, self._on_message)
 
-    async def subscribe(self, follower: Follower, tournament_id: str) -> dict[str, Any]:
+    async def subscribe(self, follower: Follower, tournament_id: str) -> TournamentInfo:
         """Follow the tournament; returns it as it is now (raises if there is none)."""
         self.followers.setdefault(tournament_id, set()).add(follower)
         try:
@@ -57,9 +58,9 @@ class TournamentFeed:
 
     async def changed(self, tournament_id: str) -> None:
         """Tell every process's followers the tournament as it is now."""
-        described = await tournaments.describe(self.db, tournament_id)
-        await self.store.command("PUBLISH", self.channel, dumps(
-            {"tournament_id": tournament_id, "tournament": described}))
+        note: TournamentNote = {"tournament_id": tournament_id,
+                                "tournament": await tournaments.describe(self.db, tournament_id)}
+        await self.store.command("PUBLISH", self.channel, dumps(note))
 
     def _on_message(self, payload: dict[str, Any]) -> None:
         if payload.get("kind") == "resubscribed":
@@ -68,9 +69,10 @@ class TournamentFeed:
             task.add_done_callback(self._resyncs.discard)
             return
         tournament_id = payload.get("tournament_id")
-        if not isinstance(tournament_id, str):
+        if not isinstance(tournament_id, str) or not isinstance(payload.get("tournament"), dict):
             return
-        message = {"type": "tournament.update", "tournament": payload.get("tournament")}
+        message: TournamentUpdate = {"type": "tournament.update",
+                                     "tournament": payload["tournament"]}
         for follower in list(self.followers.get(tournament_id, ())):
             follower.offer(message)
 

@@ -18,11 +18,10 @@ from typing import Any
 
 import orjson
 from redis.exceptions import RedisError
-from sqlalchemy import select
 
 from app import metrics
 from app.config import settings
-from app.db.models import SKILL_START, Rating
+from app.db import ratings
 from app.db.session import Database
 from app.engine import OptionsError, validate_options
 from app.live.seeks import SeekBook
@@ -84,10 +83,7 @@ class Seeks:
 
     async def _rating(self, player_id: int, variant: str) -> float:
         async with self.db.session() as session:
-            skill = await session.scalar(
-                select(Rating.skill).where(Rating.player_id == player_id,
-                                           Rating.variant == variant))
-        return SKILL_START if skill is None else float(skill)
+            return await ratings.skill(session, player_id, variant)
 
     async def open(self, player: Any, ask: SeekRequest) -> dict[str, Any]:
         """Open a seek; when it completes a table, the table is made and started and the

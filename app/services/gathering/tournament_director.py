@@ -19,12 +19,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from redis.exceptions import RedisError
-from sqlalchemy import or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
-from app.db.models import Game as GameRow
-from app.db.models import Player, Tournament, TournamentPlayer, TournamentTable
+from app.db import games, players, tournaments
+from app.db.models import Tournament, TournamentPlayer, TournamentTable
 from app.db.session import Database
 from app.domain.arena import Waiting, pair_waiting
 from app.domain.points import game_points
@@ -108,14 +106,11 @@ class Director:
 
     async def _direct(self) -> None:
         now = _now()
-        # This live store's tournaments (and those made before tournaments named one): a
-        # database may be shared by deployments with live stores of their own.
-        ours = or_(Tournament.store == self.store.keys.prefix, Tournament.store.is_(None))
+        # This live store's tournaments (and those made before tournaments named one).
+        ours = self.store.keys.prefix
         async with self.db.session() as session:
-            due = list(await session.scalars(select(Tournament.id).where(
-                Tournament.status == "waiting", Tournament.starts_at <= now, ours)))
-            running = list(await session.scalars(select(Tournament.id).where(
-                Tournament.status == "running", ours)))
+            due = await tournaments.ids_of_store(session, ours, "waiting", starts_by=now)
+            running = await tournaments.ids_of_store(session, ours, "running")
         for tournament_id in due:
             with contextlib.suppress(ServiceError):  # started by its creator meanwhile
                 if await start_tournament(self.db, None, tournament_id):
@@ -154,12 +149,10 @@ class Director:
         anything changed."""
         changed = False
         async with self.db.session() as session:
-            row = await session.get(Tournament, tournament_id)
+            row = await tournaments.get(session, tournament_id)
             if row is None or row.status != "running":
                 return False
-            playing = list(await session.scalars(select(TournamentTable).where(
-                TournamentTable.tournament_id == tournament_id,
-                TournamentTable.status == "playing")))
+            playing = await tournaments.tables(session, tournament_id, playing=True)
         for table in playing:
             points = await self._outcome(row, table)
             if points is not None:
@@ -183,8 +176,7 @@ class Director:
         if current is not None and current.status != "finished":
             return None
         async with self.db.session() as session:
-            record = await session.scalar(select(GameRow.record).where(
-                GameRow.table_id == table.table_id))
+            record = await games.record_of_table(session, table.table_id)
         if record is not None and isinstance(record.get("result"), dict):
             return points_of(row.variant, record["result"])
         if current is not None:
@@ -199,32 +191,22 @@ class Director:
     async def _credit(self, tournament_id: str, table_id: str, points: list[float]) -> None:
         """The game's points, once: the table row turns finished in the same transaction."""
         async with self.db.writing() as session:
-            done = await session.execute(
-                update(TournamentTable)
-                .where(TournamentTable.table_id == table_id, TournamentTable.status == "playing")
-                .values(status="finished", points=points, finished_at=_now()))
-            if done.rowcount != 1:  # type: ignore[attr-defined]
+            seats = await tournaments.table_finished(session, table_id, points, _now())
+            if seats is None:
                 return
-            seats = await session.scalar(select(TournamentTable.seats).where(
-                TournamentTable.table_id == table_id))
-            for player_id, scored in zip(seats or [], points, strict=True):
-                await session.execute(
-                    update(TournamentPlayer)
-                    .where(TournamentPlayer.tournament_id == tournament_id,
-                           TournamentPlayer.player_id == player_id)
-                    .values(points=TournamentPlayer.points + scored,
-                            games=TournamentPlayer.games + 1))
+            for player_id, scored in zip(seats, points, strict=True):
+                await tournaments.add_points(session, tournament_id, player_id, scored,
+                                             games=1)
 
-    async def _members(self, session: AsyncSession, tournament_id: str
-                       ) -> list[TournamentPlayer]:
-        return list(await session.scalars(select(TournamentPlayer).where(
-            TournamentPlayer.tournament_id == tournament_id)))
+    async def _read(self, tournament_id: str
+                    ) -> tuple[list[TournamentTable], list[TournamentPlayer]]:
+        """The tournament's tables and players."""
+        async with self.db.session() as session:
+            return (await tournaments.tables(session, tournament_id),
+                    await tournaments.members(session, tournament_id))
 
     async def _swiss(self, row: Tournament) -> bool:
-        async with self.db.session() as session:
-            tables = list(await session.scalars(select(TournamentTable).where(
-                TournamentTable.tournament_id == row.id)))
-            members = await self._members(session, row.id)
+        tables, members = await self._read(row.id)
         if any(t.status == "playing" for t in tables):
             return False
         active = [m for m in members if not m.withdrawn]
@@ -241,24 +223,12 @@ class Director:
             row.seats, {p: frozenset(q) for p, q in met.items()})
         bye = (row.seats - 1) / 2
         made = [(secrets.token_hex(8), seats) for seats in pairing.tables]
-        same_round = Tournament.round.is_(None) if row.round is None \
-            else Tournament.round == row.round
         async with self.db.writing() as session:
-            moved = await session.execute(
-                update(Tournament).where(Tournament.id == row.id, same_round)
-                .values(round=done + 1))
-            if moved.rowcount != 1:  # type: ignore[attr-defined]
+            if not await tournaments.next_round(session, row):
                 return False
-            for table_id, seats in made:
-                session.add(TournamentTable(table_id=table_id, tournament_id=row.id,
-                                            round=done + 1, seats=seats, status="playing"))
+            tournaments.add_tables(session, row.id, made, done + 1)
             for player_id in pairing.byes:
-                await session.execute(
-                    update(TournamentPlayer)
-                    .where(TournamentPlayer.tournament_id == row.id,
-                           TournamentPlayer.player_id == player_id)
-                    .values(points=TournamentPlayer.points + bye,
-                            byes=TournamentPlayer.byes + 1))
+                await tournaments.add_points(session, row.id, player_id, bye, byes=1)
         await self._seat(row, made)
         log.info("tournament %s: round %d paired, %d tables, %d byes", row.id, done + 1,
                  len(made), len(pairing.byes))
@@ -266,10 +236,7 @@ class Director:
 
     async def _arena(self, row: Tournament) -> bool:
         now = _now()
-        async with self.db.session() as session:
-            tables = list(await session.scalars(select(TournamentTable).where(
-                TournamentTable.tournament_id == row.id)))
-            members = await self._members(session, row.id)
+        tables, members = await self._read(row.id)
         if (epoch_ms(now) or 0) >= (epoch_ms(row.ends_at) or 0):
             if any(t.status == "playing" for t in tables):
                 return False
@@ -293,19 +260,12 @@ class Director:
             # The lease keeps one director at work, but a holder stalled past it may still
             # be pairing when the next one starts: the tournament's row, locked, orders them,
             # and a pairing with a player seated or withdrawn meanwhile is dropped.
-            await session.execute(select(Tournament.id).where(Tournament.id == row.id)
-                                  .with_for_update())
-            seated = await session.scalars(select(TournamentTable.seats).where(
-                TournamentTable.tournament_id == row.id,
-                TournamentTable.status == "playing"))
-            gone = await session.scalars(select(TournamentPlayer.player_id).where(
-                TournamentPlayer.tournament_id == row.id, TournamentPlayer.withdrawn))
+            await tournaments.get(session, row.id, lock=True)
             paired = {p for _, seats in made for p in seats}
-            if paired & ({p for seats in seated for p in seats} | set(gone)):
+            if paired & (await tournaments.seated(session, row.id)
+                         | await tournaments.withdrawn(session, row.id)):
                 return False
-            for table_id, seats in made:
-                session.add(TournamentTable(table_id=table_id, tournament_id=row.id,
-                                            round=None, seats=seats, status="playing"))
+            tournaments.add_tables(session, row.id, made, None)
         await self._seat(row, made)
         return True
 
@@ -313,10 +273,7 @@ class Director:
         """Make the paired tables at once (not one after another: the last of a large
         round would start late) and tell their players."""
         async with self.db.session() as session:
-            names = dict((await session.execute(
-                select(Player.id, Player.name)
-                .where(Player.id.in_({p for _, seats in made for p in seats}))
-            )).all())
+            names = await players.names(session, (p for _, seats in made for p in seats))
         await asyncio.gather(*(self._make_table(row, table_id, seats, names)
                                for table_id, seats in made))
 
@@ -324,8 +281,7 @@ class Director:
                           names: dict[int, str] | None = None) -> None:
         if names is None:
             async with self.db.session() as session:
-                names = dict((await session.execute(
-                    select(Player.id, Player.name).where(Player.id.in_(seats)))).all())
+                names = await players.names(session, seats)
         # Which tournament a table belongs to is the database's table row, not the table.
         await seat_and_start(
             self.store, [Person(p, names[p]) for p in seats],
@@ -337,11 +293,8 @@ class Director:
 
     async def _finish(self, tournament_id: str) -> bool:
         async with self.db.writing() as session:
-            done = await session.execute(
-                update(Tournament)
-                .where(Tournament.id == tournament_id, Tournament.status == "running")
-                .values(status="finished", finished_at=_now()))
-        if done.rowcount == 1:  # type: ignore[attr-defined]
+            done = await tournaments.finish(session, tournament_id, _now())
+        if done:
             log.info("tournament %s finished", tournament_id)
             return True
         return False

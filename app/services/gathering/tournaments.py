@@ -9,16 +9,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import settings
-from app.db.models import SKILL_START, Player, Rating, Tournament, TournamentPlayer, TournamentTable
+from app.db import players as player_rows
+from app.db import ratings, tournaments
+from app.db.models import Tournament, TournamentPlayer
 from app.db.session import Database
 from app.domain.points import Played, standings
 from app.engine import OptionsError, validate_options
 from app.services.tables.transact import ServiceError
+from app.wire.messages import TournamentInfo, TournamentStanding
 from app.words import ErrorKey, Param
 
 FORMATS = ("swiss", "arena")
@@ -70,14 +72,8 @@ def _refused(key: ErrorKey, status: int = 409, **params: Param) -> ServiceError:
     return ServiceError("bad_request", key, status, **params)
 
 
-async def skill_of(session: AsyncSession, player_id: int, variant: str) -> float:
-    skill = await session.scalar(select(Rating.skill).where(
-        Rating.player_id == player_id, Rating.variant == variant))
-    return SKILL_START if skill is None else float(skill)
-
-
 async def create(db: Database, creator: Member, ask: TournamentRequest, store: str
-                 ) -> dict[str, Any]:
+                 ) -> TournamentInfo:
     """A waiting tournament, run by the directors of the live store `store` (its prefix)."""
     try:
         options = validate_options(ask.variant, ask.seats, ask.options)
@@ -99,37 +95,30 @@ async def create(db: Database, creator: Member, ask: TournamentRequest, store: s
         starts_at=None if ask.starts_at is None else from_ms(ask.starts_at), store=store,
     )
     async with db.writing() as session:
-        session.add(row)
+        tournaments.add(session, row)
     return await describe(db, row.id)
 
 
-async def describe(db: Database, tournament_id: str) -> dict[str, Any]:
+async def describe(db: Database, tournament_id: str) -> TournamentInfo:
     async with db.session() as session:
         return await describe_in(session, tournament_id)
 
 
-async def describe_in(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
+async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentInfo:
     """The tournament as PROTOCOL §2b shows it, with live standings once it has begun."""
-    row = await session.get(Tournament, tournament_id)
+    row = await tournaments.get(session, tournament_id)
     if row is None:
         raise _missing(tournament_id)
-    creator = await session.scalar(select(Player.name).where(Player.id == row.creator_id))
-    members = (await session.execute(
-        select(TournamentPlayer, Player.name)
-        .join(Player, Player.id == TournamentPlayer.player_id)
-        .where(TournamentPlayer.tournament_id == tournament_id)
-        .order_by(TournamentPlayer.joined_at, TournamentPlayer.player_id)
-    )).all()
-    tables = list(await session.scalars(
-        select(TournamentTable).where(TournamentTable.tournament_id == tournament_id)
-        .order_by(TournamentTable.created_at, TournamentTable.table_id)))
+    creator = await player_rows.name_of(session, row.creator_id)
+    members = await tournaments.members_named(session, tournament_id)
+    tables = await tournaments.tables(session, tournament_id)
     places: dict[int, int] = {}
     if row.status != "waiting":
         played = [Played(t.seats, t.points) for t in tables if t.points is not None]
         for standing in standings({m.player_id: m.points for m, _ in members}, played):
             places[standing.player] = standing.place
     ranked = sorted(members, key=lambda m: (places.get(m[0].player_id, 0), -m[0].points, m[1]))
-    players = [
+    players: list[TournamentStanding] = [
         {"id": m.player_id, "name": name, "points": m.points, "games": m.games,
          "byes": m.byes, "place": places.get(m.player_id), "withdrawn": m.withdrawn}
         for m, name in ranked
@@ -170,12 +159,8 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> dict[str, An
 
 async def listing(db: Database, status: str | None) -> list[dict[str, Any]]:
     """Public tournaments (of one status), the newest first, without their tables."""
-    query = select(Tournament.id).where(Tournament.private.is_(False))
-    if status is not None:
-        query = query.where(Tournament.status == status)
     async with db.session() as session:
-        ids = list(await session.scalars(
-            query.order_by(Tournament.created_at.desc()).limit(LISTED)))
+        ids = await tournaments.ids_listed(session, status, LISTED)
         out = []
         for tournament_id in ids:
             full = await describe_in(session, tournament_id)
@@ -185,25 +170,22 @@ async def listing(db: Database, status: str | None) -> list[dict[str, Any]]:
 
 async def join(db: Database, player: Member, tournament_id: str) -> None:
     async with db.writing() as session:
-        row = await session.get(Tournament, tournament_id, with_for_update=True)
+        row = await tournaments.get(session, tournament_id, lock=True)
         if row is None:
             raise _missing(tournament_id)
         if row.status == "finished" or (row.status == "running" and row.format == "swiss"):
             raise _refused("tournament_closed")
-        member = await session.get(TournamentPlayer, (tournament_id, player.id))
+        member = await tournaments.member(session, tournament_id, player.id)
         if member is not None and not member.withdrawn:
             raise _refused("in_tournament_already")
-        count = await session.scalar(select(func.count()).where(
-            TournamentPlayer.tournament_id == tournament_id,
-            TournamentPlayer.withdrawn.is_(False)))
-        if (count or 0) >= row.max_players:
+        if await tournaments.active_count(session, tournament_id) >= row.max_players:
             raise _refused("tournament_full")
         if member is not None:  # back after leaving: paired again, points kept
             member.withdrawn = False
             return
-        session.add(TournamentPlayer(
+        tournaments.add_member(session, TournamentPlayer(
             tournament_id=tournament_id, player_id=player.id, points=0.0, games=0, byes=0,
-            withdrawn=False, rating=await skill_of(session, player.id, row.variant)))
+            withdrawn=False, rating=await ratings.skill(session, player.id, row.variant)))
         try:
             await session.flush()
         except IntegrityError as error:
@@ -214,18 +196,16 @@ async def leave(db: Database, player: Member, tournament_id: str) -> None:
     """Before the start: out of the list. Running: withdrawn, his points kept, paired no
     more (a game he is playing is his to finish)."""
     async with db.writing() as session:
-        row = await session.get(Tournament, tournament_id, with_for_update=True)
+        row = await tournaments.get(session, tournament_id, lock=True)
         if row is None:
             raise _missing(tournament_id)
-        member = await session.get(TournamentPlayer, (tournament_id, player.id))
+        member = await tournaments.member(session, tournament_id, player.id)
         if member is None or member.withdrawn:
             raise _refused("not_in_tournament")
         if row.status == "finished":
             raise _refused("tournament_over")
         if row.status == "waiting":
-            await session.execute(delete(TournamentPlayer).where(
-                TournamentPlayer.tournament_id == tournament_id,
-                TournamentPlayer.player_id == player.id))
+            await tournaments.remove_member(session, tournament_id, player.id)
         else:
             member.withdrawn = True
 
@@ -235,23 +215,19 @@ async def start(db: Database, player: Member | None, tournament_id: str) -> bool
     False when it has too few players for a table (the clock then leaves it waiting)."""
     now = datetime.now(UTC)
     async with db.writing() as session:
-        row = await session.get(Tournament, tournament_id, with_for_update=True)
+        row = await tournaments.get(session, tournament_id, lock=True)
         if row is None:
             raise _missing(tournament_id)
         if player is not None and player.id != row.creator_id:
             raise _refused("only_creator_starts", 403)
         if row.status != "waiting":
             raise _refused("tournament_started")
-        count = await session.scalar(select(func.count()).where(
-            TournamentPlayer.tournament_id == tournament_id,
-            TournamentPlayer.withdrawn.is_(False)))
-        if (count or 0) < row.seats:
+        if await tournaments.active_count(session, tournament_id) < row.seats:
             if player is None:
                 return False
             raise _refused("tournament_too_few", n=row.seats)
-        await session.execute(update(Tournament).where(Tournament.id == tournament_id).values(
-            status="running", started_at=now,
-            ends_at=None if row.minutes is None else from_ms(
-                int(now.timestamp() * 1000)
-                + int(row.minutes * settings.tournament_minute_seconds * 1000))))
+        ends_at = None if row.minutes is None else from_ms(
+            int(now.timestamp() * 1000)
+            + int(row.minutes * settings.tournament_minute_seconds * 1000))
+        await tournaments.start(session, tournament_id, now, ends_at)
     return True

@@ -17,7 +17,6 @@ import asyncio
 import logging
 import random
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from app.bots import STRENGTHS, SeatView, player_for
 from app.live.store import LiveStore
@@ -25,8 +24,10 @@ from app.services.durable.finish import Finisher
 from app.services.play import moves
 from app.services.tables import lobby
 from app.services.tables.bot_seats import bot_entry, bot_on_turn
+from app.services.tables.settle import settled
 from app.services.tables.table import Person, Table
 from app.services.tables.transact import Change, ServiceError, build_view, game_of, load
+from app.wire.messages import View
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +98,7 @@ class BotTurns:
         return await moves.expire(self.store, table_id)
 
     async def move(
-        self, table_id: str, version: int, who: Person, view: dict[str, Any]
+        self, table_id: str, version: int, who: Person, view: View
     ) -> None:
         try:
             assert who.bot is not None
@@ -105,10 +106,10 @@ class BotTurns:
             move = await asyncio.get_running_loop().run_in_executor(
                 self._thinkers, player.choose, SeatView.of(view), random.Random()
             )
-            change = await moves.play(
+            await settled(moves.play(
                 self.store, who.id, table_id, move.tile, move.end, version,
                 fields=move.extra,
-            )
+            ), self.finisher)
         except ServiceError as error:
             # The table changed while the bot thought (a resignation, say): that change
             # already set the clock for whatever comes next.
@@ -120,8 +121,6 @@ class BotTurns:
             # The claim's lease brings the turn back to the clock: another try later.
             log.exception("bot at table %s failed to move", table_id)
             return
-        if change.finished:
-            self.finisher.kick(table_id)
 
     async def stop(self) -> None:
         for task in list(self._tasks):

@@ -23,6 +23,7 @@ from app.services.durable.finish import Finisher
 from app.services.durable.recovery import Recovery
 from app.services.fanout.feed import PRESENCE_REFRESH_SECONDS, Feed
 from app.services.play import moves
+from app.services.tables.settle import settled
 from app.services.tables.transact import Change, now_ms
 
 log = logging.getLogger(__name__)
@@ -65,12 +66,10 @@ class Clock:
         """Apply every expired turn deadline this process wins; returns how many."""
         applied = 0
         for table_id in await self.store.claim_deadlines(now_ms(), CLAIM_LEASE_MS):
-            change = await self.due(table_id)
+            change = await settled(self.due(table_id), self.finisher)
             if change is not None:
                 applied += 1
                 metrics.timeouts.inc()
-                if change.finished:
-                    self.finisher.kick(table_id)
         return applied
 
     async def resume(self, down_since: int) -> int:

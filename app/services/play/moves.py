@@ -30,6 +30,7 @@ from app.services.tables.transact import (
     pause_remaining,
     transact,
 )
+from app.wire.messages import ChatLine
 
 
 class TimedOut(ServiceError):
@@ -247,7 +248,7 @@ async def restart_clock(store: LiveStore, table_id: str, paused_ms: int) -> Chan
 
 async def chat(
     store: LiveStore, player_id: int, name: str, table_id: str, text: str, origin: str
-) -> dict[str, Any]:
+) -> ChatLine:
     """Say `text` to everyone at the table; not a table change (no new seq)."""
     text = readable(text)
     if not text.strip():  # the client's own mistake: first of the errors (PROTOCOL §2)
@@ -255,6 +256,7 @@ async def chat(
     table = await loaded(store, table_id)
     if table.seat_of(player_id) is None:
         raise ServiceError("not_seated", "chat_seated_only", 409)
-    message = {"type": "chat", "table_id": table_id, "from": name, "text": text, "at": now_ms()}
+    message: ChatLine = {
+        "type": "chat", "table_id": table_id, "from": name, "text": text, "at": now_ms()}
     await store.publish_table(table_id, {"kind": "chat", "message": message, "origin": origin})
     return message

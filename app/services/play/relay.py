@@ -20,7 +20,8 @@ move ended it. A holder that does not answer in `RELAY_SECONDS` (or is gone: nob
 on its channel) is not waited for: the move is applied here, and the compare-and-set keeps
 it from being applied twice. A holder that was only slow may have applied it first: the move
 tried here is then stale, and the holder's late answer, its change, is the mover's reply
-(`Relay.applied_late`), not a `stale` error for a move that was made.
+(`Relay.applied_late`), not a `stale` error for a move that was made. Deciding where a
+move goes, and reconciling a late answer, is app.services.play.route's.
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ from app.live.store import Announced, LiveStore, dumps
 from app.services.durable.finish import Finisher
 from app.services.fanout.feed import Feed
 from app.services.play import moves
+from app.services.tables.settle import settled
 from app.services.tables.transact import ServiceError
+from app.wire.messages import PlayedReply, RelayedPlay
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +99,15 @@ class Relay:
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = answer
         late = False
+        request: RelayedPlay = {
+            "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
+            "table_id": table_id, "tile": tile, "end": end, "seq": seq,
+            "fields": dict(fields or {}),
+            "charge": None if charge is None else [list(charge.keys), list(charge.args)],
+        }
         try:
             heard = await self.store.command("PUBLISH", self.store.keys.process_channel(holder),
-                                             dumps({
-                "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
-                "table_id": table_id, "tile": tile, "end": end, "seq": seq,
-                "fields": dict(fields or {}),
-                "charge": None if charge is None else [charge.keys, charge.args],
-            }))
+                                             dumps(request))
             if not heard:
                 return None  # that process is gone
             reply = await asyncio.wait_for(asyncio.shield(answer), RELAY_SECONDS)
@@ -119,10 +123,9 @@ class Relay:
             raise Refused(int(reply["refused"]))
         if "error" in reply:
             error = reply["error"]
-            key, params = error.get("key"), error.get("params")
             raise ServiceError.worded(
                 str(error["code"]), str(error["message"]), int(error["status"]),
-                key if isinstance(key, str) else None, params if isinstance(params, dict) else None,
+                error.get("key"), error.get("params"),
             )
         if charge is not None and charge.verdict is None and charge.keys:
             charge.verdict = Verdict(True, 0)  # taken by the move's write, as here
@@ -164,7 +167,7 @@ class Relay:
 
     async def _apply(self, message: dict[str, Any]) -> None:
         """A move another process relayed: applied here as one of this process's own."""
-        reply: dict[str, Any] = {"kind": "played", "rid": message.get("rid")}
+        reply: PlayedReply = {"kind": "played", "rid": str(message.get("rid"))}
         charge = None
         try:
             table_id, seq = str(message["table_id"]), int(message["seq"])
@@ -174,13 +177,11 @@ class Relay:
             known = self.feed.latest(table_id)
             if known is not None and known.version != seq:
                 known = None
-            change = await moves.play(
+            change = await settled(moves.play(
                 self.store, int(message["player"]), table_id, str(message["tile"]),
                 message.get("end"), seq, None if known is None else known.table,
                 None if known is None else known.take_game(), message.get("fields"), charge,
-                answers=str(message.get("rid")))
-            if change.finished:
-                self.finisher.kick(table_id)
+                answers=str(message.get("rid"))), self.finisher)
             if change.published:
                 return  # its announcement answers the relaying process
             reply["version"] = change.version
@@ -188,7 +189,8 @@ class Relay:
             reply["refused"] = refusal.retry_ms
         except ServiceError as error:
             reply["error"] = {"code": error.code, "message": error.message,
-                              "status": error.status, "key": error.key, "params": error.params}
+                              "status": error.status, "key": error.key,
+                              "params": dict(error.params)}
         except Exception as error:
             # Not answered: the relaying process applies the move itself after its wait.
             log.warning("a relayed move failed here: %r", error)

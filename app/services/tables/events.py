@@ -1,69 +1,23 @@
 """The events a table's changes tell its clients (PROTOCOL §2 `table.state.events`): the
-game's own (app/engine/events.py) and the table's: a seat taken or left, a rematch
-offered, a computer player taking over a seat, a round resumed, a turn's clock restarted."""
+game's own (app/engine/events.py) and the table's, defined beside every message the
+server sends, in app/wire/events.py."""
 
-# No `from __future__ import annotations`: the TypedDicts' optional keys must be known at
-# run time (`__required_keys__`, `__optional_keys__`) to whoever reads them.
-from typing import Literal, NotRequired, TypedDict
-
-from app.engine.events import Event
-
-
-class JoinEvent(TypedDict):
-    type: Literal["join"]
-    round: int
-    seat: int
-    player: str
-
-
-class LeaveEvent(TypedDict):
-    type: Literal["leave"]
-    round: int
-    seat: int
-    player: str
-
-
-class RematchEvent(TypedDict):
-    """`seat` offered a rematch: every seat that has (`offers`), and the new table once all
-    the people at this one have."""
-
-    type: Literal["rematch"]
-    round: int
-    seat: int
-    offers: list[int]
-    new_table_id: str | None
-
-
-class BotTakeoverEvent(TypedDict):
-    """A computer player (`bot`: its strength) took over the seat of `player`, who ran out
-    of time; `unrated` says why a rated game no longer pays ratings."""
-
-    type: Literal["bot_takeover"]
-    round: int
-    seat: int
-    player: str
-    bot: str
-    unrated: NotRequired[str]
-
-
-class RoundResumeEvent(TypedDict):
-    """The pause between rounds is over: `turn` leads."""
-
-    type: Literal["round_resume"]
-    round: int
-    turn: int
-
-
-class ClockEvent(TypedDict):
-    """The turn's clock started again: `paused_ms` passed while no move could be made."""
-
-    type: Literal["clock"]
-    round: int
-    seat: int
-    paused_ms: int
-
-
-TableEvent = (
-    Event | JoinEvent | LeaveEvent | RematchEvent | BotTakeoverEvent | RoundResumeEvent
-    | ClockEvent
+from app.wire.events import (
+    BotTakeoverEvent,
+    ClockEvent,
+    JoinEvent,
+    LeaveEvent,
+    RematchEvent,
+    RoundResumeEvent,
+    TableEvent,
 )
+
+__all__ = [
+    "BotTakeoverEvent",
+    "ClockEvent",
+    "JoinEvent",
+    "LeaveEvent",
+    "RematchEvent",
+    "RoundResumeEvent",
+    "TableEvent",
+]

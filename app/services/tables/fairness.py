@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
 
 from app.services.tables.bot_seats import is_bot
 from app.services.tables.events import TableEvent
 from app.services.tables.table import Person, Table
+from app.wire.messages import Result
 
 # Why a table made rated pays no rating (`Table.unrated_reason`, `result.unrated_reason`).
 BOT_SEATED = "bot_seated"  # a computer player sat at the table
@@ -57,7 +57,7 @@ def unrate_for_takeover(table: Table, events: list[TableEvent]) -> tuple[Table, 
             [{**first, "unrated": BOT_TAKEOVER}, *rest])
 
 
-def with_reason(result: dict[str, Any] | None, table: Table) -> dict[str, Any] | None:
+def with_reason(result: Result | None, table: Table) -> Result | None:
     """`result` (a view's or a record's) with `unrated_reason` when the table pays none."""
     if result is None:
         return None

@@ -28,6 +28,7 @@ from app.services.tables.transact import (
     public_table,
     transact,
 )
+from app.wire.messages import TableInfo, TableRematch
 
 # Seconds between a round's end and the next deal when a request does not say (PROTOCOL
 # §2a); a table made here without saying has no pause.
@@ -81,7 +82,7 @@ async def create_table(
     player: Player,
     terms: Terms,
     admit: Callable[[str], Awaitable[None]] | None = None,
-) -> dict[str, Any]:
+) -> TableInfo:
     """A new waiting table with its creator in seat 0 (or a game at once for one seat).
 
     `admit`: called with the new table's id before it is stored; it may refuse (a cap) by
@@ -139,7 +140,7 @@ async def write_new(store: LiveStore, table: Table) -> Table:
     return replace(table, version=version)
 
 
-async def list_tables(store: LiveStore, limit: int | None = None) -> list[dict[str, Any]]:
+async def list_tables(store: LiveStore, limit: int | None = None) -> list[TableInfo]:
     """Open and running tables (finished ones are only readable by id): the waiting ones
     first (they can be joined), newest first; at most `limit` (None: the configured
     lobby size)."""
@@ -150,7 +151,7 @@ async def list_tables(store: LiveStore, limit: int | None = None) -> list[dict[s
     return [public_table(table) for table in shown[:limit]]
 
 
-async def get_table(store: LiveStore, table_id: str) -> dict[str, Any]:
+async def get_table(store: LiveStore, table_id: str) -> TableInfo:
     return public_table(await loaded(store, table_id))
 
 
@@ -299,7 +300,8 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
             new_id, table.created_by, terms, table.seats, now_ms()))
         deal = Deal.fresh()
         await transact(store, new_id, lambda waiting: begin(waiting, deal), known=fresh)
-        note = {"type": "table.rematch", "table_id": table_id, **offer}
+        note: TableRematch = {"type": "table.rematch", "table_id": table_id,
+                              "offers": offer["offers"], "new_table_id": offer["new_table_id"]}
         await store.publish_table(table_id, {"kind": "notice", "message": note})
     return {**offer, "started": started}
 

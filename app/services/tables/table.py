@@ -24,6 +24,7 @@ import orjson
 
 from app.engine import Game
 from app.services.tables.events import TableEvent
+from app.wire.messages import RematchOffer
 
 # Default pause before a bot places a tile, so that a table of bots looks like people.
 DEFAULT_PACE_MS = 1500
@@ -64,7 +65,7 @@ class Rematch:
     offers: tuple[int, ...] = ()
     new_table_id: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RematchOffer:
         return {"offers": list(self.offers), "new_table_id": self.new_table_id}
 
     @classmethod

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from app.engine import VARIANTS, Game, game_from_dict
 from app.live.ratelimit import Charge
@@ -20,7 +20,8 @@ from app.services.errors import ServiceError as ServiceError  # imported from he
 from app.services.tables.bot_seats import wake_at
 from app.services.tables.events import TableEvent
 from app.services.tables.fairness import with_reason
-from app.services.tables.table import LogEntry, Remove, Step, Table
+from app.services.tables.table import LogEntry, Person, Remove, Step, Table
+from app.wire.messages import OwnView, PublicView, TableInfo, TableSeat, View
 
 # What a finished round keeps in the hot state; the rest is in the round archive.
 ARCHIVED = "archived"
@@ -54,17 +55,21 @@ def game_of(table: Table) -> Game | None:
     return None if table.game is None else game_from_dict(table.game, clock=now_ms)
 
 
-def public_table(table: Table) -> dict[str, Any]:
+def _table_seat(seat: int, who: Person | None) -> TableSeat:
+    if who is None:
+        return {"seat": seat, "player": None}
+    if who.bot is None:
+        return {"seat": seat, "player": who.name}
+    return {"seat": seat, "player": who.name, "bot": who.bot}
+
+
+def public_table(table: Table) -> TableInfo:
     """PROTOCOL's `table`: names as plain strings, nothing of the game itself."""
-    return {
+    info: TableInfo = {
         "id": table.id,
         "variant": table.variant,
         "options": table.options,
-        "seats": [
-            {"seat": s, "player": None if who is None else who.name}
-            | ({"bot": who.bot} if who is not None and who.bot is not None else {})
-            for s, who in enumerate(table.seats)
-        ],
+        "seats": [_table_seat(s, who) for s, who in enumerate(table.seats)],
         "status": table.status,
         "turn_seconds": table.turn_seconds,
         "round_pause_seconds": table.round_pause_seconds,
@@ -72,14 +77,21 @@ def public_table(table: Table) -> dict[str, Any]:
         "created_by": table.created_by.name,
         "game_id": table.game_id,
         "private": table.private,
-        # named only where it is on: a bot plays on for a player who times out
-        **({"bot_takeover": True} if table.bot_takeover else {}),
     }
+    if table.bot_takeover:  # named only where it is on: a bot plays on for a player who times out
+        info["bot_takeover"] = True
+    return info
 
 
-def _waiting_view(table: Table) -> dict[str, Any]:
+def _waiting_view(table: Table) -> PublicView:
     """The public view of a table whose game has not started: the same shape, nothing dealt."""
     return {
+        "table_id": table.id,
+        "game_id": None,
+        "deadline": None,
+        "next_round_at": None,
+        "rematch": None,
+        "spectators": 0,
         "variant": table.variant,
         "options": table.options,
         "status": "waiting",
@@ -90,7 +102,8 @@ def _waiting_view(table: Table) -> dict[str, Any]:
         "chain": [],
         "bazaar": 0,
         "seats": [
-            {"seat": s, "tiles": 0, "account": 0, "opened": False, "remembered": 0}
+            {"seat": s, "player": None, "connected": False, "tiles": 0, "account": 0,
+             "opened": False, "remembered": 0}
             for s in range(table.players)
         ],
         "carry": 0,
@@ -106,10 +119,11 @@ def public_view(
     game: Game | None,
     connected: set[int],
     spectators: int = 0,
-) -> dict[str, Any]:
+) -> PublicView:
     """What every seat's view and every spectator's has in common (`build_view` adds the
     seat's own part); built once for all the views of one version."""
-    view = _waiting_view(table) if game is None else game.public_view()
+    # The engine's part of the view; the table's fields are set here.
+    view = _waiting_view(table) if game is None else cast(PublicView, game.public_view())
     view["table_id"] = table.id
     view["game_id"] = table.game_id
     view["status"] = table.status
@@ -137,8 +151,8 @@ def build_view(
     seat: int | None,
     connected: set[int],
     spectators: int = 0,
-    public: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    public: PublicView | None = None,
+) -> View:
     """PROTOCOL's `view` for `seat` (None: a spectator): the engine's view plus the table's.
 
     `game` is `game_of(table)`, loaded once by the caller for all the views it builds, and
@@ -146,13 +160,15 @@ def build_view(
     """
     if public is None:
         public = public_view(table, game, connected, spectators)
-    return {**public, **own_view(game, seat, public)}
+    own = own_view(game, seat, public)
+    return cast(View, {**public, **own})
 
 
-def own_view(game: Game | None, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+def own_view(game: Game | None, seat: int | None, public: PublicView) -> OwnView:
     """The part of `seat`'s view that is his alone (`you`, `hand`, `legal`), beside the
     `public_view` of the same version."""
-    own = {"you": seat, "hand": [], "legal": []} if game is None else game.own_view(seat)
+    own: OwnView = {"you": seat, "hand": [], "legal": []} if game is None \
+        else cast(OwnView, game.own_view(seat))
     if public["next_round_at"] is not None:
         own["legal"] = []
     return own
@@ -206,7 +222,7 @@ def _lobby_fields(table: Table) -> tuple[object, ...]:
             table.created_by, table.private)
 
 
-def lobby_entry_changed(before: Table | None, after: Table) -> dict[str, Any] | None:
+def lobby_entry_changed(before: Table | None, after: Table) -> TableInfo | None:
     """The lobby's `table` for `after` if it differs from `before`'s (None: unchanged, or a
     private table, which the lobby never shows)."""
     if after.private:

@@ -1,0 +1,1 @@
+"""What crosses a process boundary: the messages the server sends, and their layouts as bytes."""

@@ -1,0 +1,480 @@
+"""Every message the server sends: to clients over the socket (PROTOCOL §2), and between
+its processes over pub/sub (a change's announcement header, the lobby's and a table's
+notes, relayed moves, players' and tournaments' notices).
+
+They are TypedDicts: a frame is built as the dict literal it always was and serialised
+by orjson, so a type costs nothing at run time (benchmarks/messages.py measures it
+against pydantic models and msgspec Structs on the move path); mypy holds every builder
+to its shape, and the JSON Schema made from these types (app.api.schema,
+docs/protocol.schema.json) is the contract outside clients can check themselves.
+
+The events a `table.state` carries are in app/wire/events.py beside this module.
+
+Names and fields are PROTOCOL's, as sent: a field may be added, never renamed. Where a
+part of a message is built once per version and spliced into every socket's frame as JSON
+(a view, the events), its type says so: `View | Encoded` - the schema shows the view.
+"""
+
+# No `from __future__ import annotations`: the TypedDicts' optional keys must be known at
+# run time (`__required_keys__`, `__optional_keys__`) to whoever reads them.
+from typing import Annotated, Literal, NotRequired, TypedDict
+
+import orjson
+from pydantic import Field, InstanceOf, JsonValue
+from pydantic.json_schema import SkipJsonSchema
+
+from app.engine.options import OptionValue
+from app.engine.values import PlacementDict
+from app.engine.values import Result as EngineResult
+from app.wire.events import TaggedEvent
+
+# The version of this protocol, sent in `welcome`: raised only by a change that breaks
+# a client written for the one before (PROTOCOL: a renamed field or message).
+PROTOCOL = 1
+
+# Bytes of JSON made once and sent in many frames (orjson writes them as they are).
+Encoded = SkipJsonSchema[InstanceOf[orjson.Fragment]]
+# A client's `id`, echoed exactly as it was sent (any JSON value).
+MessageId = JsonValue
+Options = dict[str, OptionValue]
+TableStatus = Literal["waiting", "playing", "finished"]
+
+# -- PROTOCOL's `table` (§1) ---------------------------------------------------------------
+
+
+class TableSeat(TypedDict):
+    seat: int
+    player: str | None
+    bot: NotRequired[str]
+
+
+class TableInfo(TypedDict):
+    """PROTOCOL's `table`: as GET /api/tables and the lobby show it."""
+
+    id: str
+    variant: str
+    options: Options
+    seats: list[TableSeat]
+    status: TableStatus
+    turn_seconds: int
+    round_pause_seconds: int
+    rated: bool
+    created_by: str
+    game_id: str | None
+    private: bool
+    bot_takeover: NotRequired[bool]
+
+
+# -- a view's result -------------------------------------------------------------------
+
+
+class Result(EngineResult):
+    """A view's `result`: the game's, and why a game that pays no ratings pays none."""
+
+    unrated_reason: NotRequired[str]
+
+
+# -- PROTOCOL's `view` (§2) ------------------------------------------------------------------
+
+
+class ViewSeat(TypedDict):
+    seat: int
+    player: str | None
+    connected: bool
+    tiles: int
+    account: int
+    opened: bool
+    remembered: int
+    team: NotRequired[int]
+    bot: NotRequired[str]
+    marker: NotRequired[bool]
+
+
+class HistoryEntry(TypedDict):
+    round: int
+    end: Literal["out", "fish", "timeout"]
+    by: int
+    points: list[int]
+    credited: list[int]
+
+
+class RematchOffer(TypedDict):
+    offers: list[int]
+    new_table_id: str | None
+
+
+class Move(TypedDict):
+    """An entry of `view.legal`, sent back in `play` as it is (with a variant's extra
+    fields, PROTOCOL §2a)."""
+
+    tile: str
+    end: str | None
+    also: NotRequired[list[PlacementDict]]
+    closed: NotRequired[bool]
+    open: NotRequired[str]
+
+
+class PublicView(TypedDict):
+    """What every seat's view and a spectator's share (built once per version); a
+    variant adds fields of its own (`target`, `count`, `engine`, `closed`, ...)."""
+
+    table_id: str
+    game_id: str | None
+    variant: str
+    options: Options
+    status: TableStatus
+    turn: int | None
+    deadline: int | None
+    next_round_at: int | None
+    round: int
+    layout: str
+    ends: dict[str, int]
+    # the layout as the variant draws it (PROTOCOL: "your representation")
+    chain: list[JsonValue]
+    bazaar: int
+    seats: list[ViewSeat]
+    carry: int
+    history: list[HistoryEntry]
+    commitment: str | None
+    seed: str | None
+    result: Result | None
+    rematch: RematchOffer | None
+    spectators: int
+    rules: NotRequired[int]
+
+
+class OwnView(TypedDict):
+    """The part of a view that is one seat's alone."""
+
+    you: int | None
+    hand: list[str]
+    legal: list[Move]
+
+
+class View(PublicView, OwnView):
+    """PROTOCOL's `view`: what one seat (or a spectator) may know, never more."""
+
+
+# -- server -> client frames (PROTOCOL §2) -------------------------------------------------
+
+
+class _Frame(TypedDict):
+    """A frame to a client: a reply carries the `id` of the message it answers."""
+
+    id: NotRequired[MessageId]
+
+
+class PlayerInfo(TypedDict):
+    id: int
+    name: str
+
+
+class Welcome(_Frame):
+    type: Literal["welcome"]
+    player: PlayerInfo
+    protocol: int
+
+
+class Error(_Frame):
+    type: Literal["error"]
+    code: str
+    message: str
+    retry_ms: NotRequired[int]
+
+
+class Pong(_Frame):
+    type: Literal["pong"]
+
+
+class TableState(_Frame):
+    type: Literal["table.state"]
+    table_id: str
+    seq: int
+    view: View | Encoded
+    events: list[TaggedEvent] | Encoded
+    # the server's clock, so a client whose own clock is off counts down correctly
+    server_time: int
+
+
+class PresenceSeat(TypedDict):
+    seat: int
+    player: str | None
+    connected: bool
+
+
+class TablePresence(_Frame):
+    type: Literal["table.presence"]
+    table_id: str
+    seq: int
+    seats: list[PresenceSeat]
+    spectators: int
+
+
+class TableHeartbeat(_Frame):
+    type: Literal["table.heartbeat"]
+    tables: dict[str, int]
+
+
+class TableRemoved(_Frame):
+    type: Literal["table.removed"]
+    table_id: str
+
+
+class TableRematch(_Frame):
+    type: Literal["table.rematch"]
+    table_id: str
+    new_table_id: str | None
+    offers: list[int]
+
+
+class RematchReply(_Frame):
+    type: Literal["rematch"]
+    table_id: str
+    offers: list[int]
+    new_table_id: str | None
+
+
+class Lobby(_Frame):
+    type: Literal["lobby"]
+    tables: list[TableInfo]
+
+
+class LobbyUpdate(_Frame):
+    type: Literal["lobby.update"]
+    table: TableInfo
+
+
+class LobbyRemove(_Frame):
+    type: Literal["lobby.remove"]
+    table_id: str
+
+
+# (`from` is a keyword: the class syntax cannot name it)
+ChatLine = TypedDict("ChatLine", {
+    "type": Literal["chat"], "table_id": str, "from": str, "text": str, "at": int,
+    "id": NotRequired[MessageId],
+})
+
+
+class SeekMatched(_Frame):
+    type: Literal["seek.matched"]
+    seek_id: str
+    table_id: str
+
+
+class TournamentStanding(TypedDict):
+    id: int
+    name: str
+    points: float
+    games: int
+    byes: int
+    place: int | None
+    withdrawn: bool
+
+
+class TournamentTableInfo(TypedDict):
+    table_id: str
+    round: int | None
+    seats: list[int]
+    status: str
+    points: list[float] | None
+    created_at: int | None
+    finished_at: int | None
+
+
+class TournamentInfo(TypedDict):
+    """A tournament as PROTOCOL §2b shows it."""
+
+    id: str
+    name: str
+    variant: str
+    options: Options
+    seats: int
+    format: str  # "arena" | "swiss"
+    status: str  # "waiting" | "running" | "finished"
+    creator: str | None
+    starts_at: int | None
+    started_at: int | None
+    ends_at: int | None
+    finished_at: int | None
+    round: int | None
+    rounds: int | None
+    minutes: int | None
+    turn_seconds: int
+    round_pause_seconds: int
+    rated: bool
+    private: bool
+    max_players: int | None
+    winner: str | None
+    players: list[TournamentStanding]
+    tables: list[TournamentTableInfo]
+
+
+class TournamentUpdate(_Frame):
+    type: Literal["tournament.update"]
+    tournament: TournamentInfo
+
+
+class TournamentPairing(_Frame):
+    type: Literal["tournament.pairing"]
+    tournament_id: str
+    table_id: str
+
+
+# A message for a player, whichever tables he watches (app.services.fanout.notices).
+Notice = SeekMatched | TournamentPairing
+
+ServerMessage = Annotated[
+    Welcome | Error | Pong | TableState | TablePresence | TableHeartbeat | TableRemoved
+    | TableRematch | RematchReply | Lobby | LobbyUpdate | LobbyRemove | ChatLine
+    | SeekMatched | TournamentUpdate | TournamentPairing,
+    Field(discriminator="type"),
+]
+
+# -- between processes (pub/sub) -----------------------------------------------------------
+
+
+class _Views(TypedDict):
+    """The views' parts an announcement carries when its writer made them for every
+    process (app.services.fanout.snapshot): the seats' people, the counts the views were
+    made for, and the sizes of the parts after the state."""
+
+    players: NotRequired[list[int | None]]
+    connected: NotRequired[list[int]]
+    spectators: NotRequired[int]
+    sizes: NotRequired[list[int]]
+
+
+class ChangeFields(_Views):
+    """What a writer adds to its change's header; `log`: the sizes of the state's log
+    entries (None: the writer did not keep them as JSON)."""
+
+    log: list[int] | None
+
+
+class ChangeHeader(_Views):
+    """The JSON line that opens a change's announcement on its table's channel (written by
+    the store's scripts with the writer's `ChangeFields`); `writer`: the write's id (its
+    process's writer prefix first) or "restore"; `state`: the length of the state's JSON,
+    which follows the line; `answers`: the relayed move it carries out."""
+
+    kind: Literal["change"]
+    table_id: str
+    v: int
+    writer: str
+    state: int
+    log: NotRequired[list[int] | None]
+    answers: NotRequired[str]
+
+
+class PresenceNote(TypedDict):
+    kind: Literal["presence"]
+    table_id: str
+    seats: list[int]
+
+
+class SpectatorsNote(TypedDict):
+    kind: Literal["spectators"]
+    table_id: str
+    count: int
+
+
+class TableNotice(TypedDict):
+    """A message for every watcher of a table that is not a change of it."""
+
+    kind: Literal["notice"]
+    message: TableRematch
+
+
+class ChatNote(TypedDict):
+    kind: Literal["chat"]
+    message: ChatLine
+    # the socket that said it (it has its reply already)
+    origin: str
+
+
+class RemovedNote(TypedDict):
+    kind: Literal["removed"]
+    table_id: str
+    v: int
+
+
+class LobbyChange(TypedDict):
+    kind: Literal["update"]
+    table_id: str
+    v: int
+    table: TableInfo
+
+
+class LobbyGone(TypedDict):
+    kind: Literal["remove"]
+    table_id: str
+    v: NotRequired[int]
+
+
+class Resubscribed(TypedDict):
+    """Told to every handler of a channel after a gap: read again what you serve."""
+
+    kind: Literal["resubscribed"]
+
+
+TableNote = PresenceNote | SpectatorsNote | TableNotice | ChatNote | RemovedNote | Resubscribed
+LobbyNote = LobbyChange | LobbyGone | Resubscribed
+
+
+class RelayedPlay(TypedDict):
+    """A move sent to the process that holds its table (app.services.play.relay)."""
+
+    kind: Literal["play"]
+    rid: str
+    reply_to: str
+    player: int
+    table_id: str
+    tile: str
+    end: str | None
+    seq: int
+    fields: dict[str, JsonValue]
+    # the rate limits of the mover's message: the buckets' keys and their arguments
+    charge: list[list[JsonValue]] | None
+
+
+class ServiceFault(TypedDict):
+    code: str
+    message: str  # English
+    status: int
+    # its words, said in each reader's language (missing from an older process)
+    key: NotRequired[str | None]
+    params: NotRequired[dict[str, str | int]]
+
+
+class PlayedReply(TypedDict):
+    """A relayed move's answer when its change was not announced: the version written,
+    the wait its rate limits ask (`refused`), or the error it was refused with."""
+
+    kind: Literal["played"]
+    rid: str
+    version: NotRequired[int]
+    refused: NotRequired[int]
+    error: NotRequired[ServiceFault]
+
+
+class PlayerNotice(TypedDict):
+    players: list[int]
+    message: Notice
+
+
+class TournamentNote(TypedDict):
+    tournament_id: str
+    tournament: TournamentInfo
+
+
+class Revoked(TypedDict):
+    kind: Literal["revoked"]
+    sessions: list[str]
+
+
+InterProcess = Annotated[
+    ChangeHeader | PresenceNote | SpectatorsNote | TableNotice | ChatNote | RemovedNote
+    | LobbyChange | LobbyGone | Resubscribed | RelayedPlay | PlayedReply | Revoked,
+    Field(discriminator="kind"),
+]
