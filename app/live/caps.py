@@ -14,29 +14,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from app.live.multiplex import Multiplexed
-from app.live.scripts import run_script
-
-# KEYS[1]: the owner's leases. ARGV: cap, member, now ms, expires ms, then members known
-# to be over (removed first). 1: held (a member already held is renewed), 0: at the cap.
-_LEASE = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
-for i = 5, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
-if redis.call('ZSCORE', KEYS[1], ARGV[2]) == false
-    and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
-  return 0
-end
-redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
-redis.call('PEXPIREAT', KEYS[1], ARGV[4])
-return 1
-"""
-
-# Waiting tables whose time is up, each handed to one caller for `lease` ms (as the turn
-# deadlines are): a caller that dies before removing one leaves it to the next sweep.
-_DUE = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 100)
-for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
-return due
-"""
+from app.live.scripts import register, run_script
 
 
 class Caps:
@@ -47,8 +25,8 @@ class Caps:
         self.redis = client
         self._runner = runner or client
         self.prefix = prefix
-        self._lease = client.register_script(_LEASE)
-        self._due = client.register_script(_DUE)
+        self._lease = register(client, "cap_lease")
+        self._due = register(client, "claim")
 
     def _key(self, kind: str, owner: int | str) -> str:
         return f"{self.prefix}:cap:{kind}:{owner}"
@@ -84,5 +62,7 @@ class Caps:
         await self._command("ZREM", self._waiting, table_id)
 
     async def waiting_due(self, now_ms: int, lease_ms: int) -> list[str]:
-        due = await self._due(keys=[self._waiting], args=[now_ms, now_ms + lease_ms])
+        # Each handed to one caller for `lease_ms` (as the turn deadlines are): a caller that
+        # dies before removing one leaves it to the next sweep.
+        due = await self._due(keys=[self._waiting], args=[now_ms, now_ms + lease_ms, 100])
         return [str(x) for x in due]

@@ -2,9 +2,9 @@
 
 A bucket holds up to `burst` tokens and refills at `rate` tokens a second; a request
 takes one. A charge checks several buckets at once (an address's and a player's, say) and
-takes from all of them or from none, atomically, so two processes, or two sockets of one
-client on two processes, spend one budget. The clock is Redis's own (TIME), so hosts
-whose clocks disagree still agree on every bucket.
+takes from all of them or from none, atomically (lua/rate_take.lua), so two processes, or
+two sockets of one client on two processes, spend one budget. The clock is Redis's own
+(TIME), so hosts whose clocks disagree still agree on every bucket.
 
 A move's charge is made by the move's own write, in the same script and round trip
 (`Charge`, `LiveStore.write`); every other request's by `take`, alone.
@@ -17,45 +17,7 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 
 from app.live.multiplex import Multiplexed
-from app.live.scripts import run_script
-
-# The Lua function both scripts share: takes a token from every bucket of `keys` (rate and
-# burst of each in `args`, in keys' order) and returns 0, or takes none and returns the ms
-# until the emptiest would have one.
-TAKE_FUNCTION = """
-local function take(keys, args)
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local levels, wait = {}, 0
-  for i, key in ipairs(keys) do
-    local rate, burst = tonumber(args[2 * i - 1]), tonumber(args[2 * i])
-    local b = redis.call('HMGET', key, 'tokens', 'at')
-    local tokens, at = tonumber(b[1]) or burst, tonumber(b[2]) or now
-    tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
-    levels[i] = tokens
-    if tokens < 1 then
-      wait = math.max(wait, math.ceil((1 - tokens) * 1000 / rate))
-    end
-  end
-  if wait > 0 then return wait end
-  for i, key in ipairs(keys) do
-    local rate, burst = tonumber(args[2 * i - 1]), tonumber(args[2 * i])
-    redis.call('HSET', key, 'tokens', tostring(levels[i] - 1), 'at', now)
-    -- forgotten once it would be full again anyway (at most a day)
-    redis.call('PEXPIRE', key, math.min(86400000, math.ceil(burst * 1000 / rate) + 1000))
-  end
-  return 0
-end
-"""
-
-# KEYS: the buckets. ARGV: rate and burst of each, in KEYS' order.
-# Returns {1, 0} when every bucket had a token (one taken from each), else {0, ms until
-# the emptiest would have one} and nothing taken.
-_TAKE = TAKE_FUNCTION + """
-local wait = take(KEYS, ARGV)
-if wait > 0 then return {0, wait} end
-return {1, 0}
-"""
+from app.live.scripts import register, run_script
 
 
 @dataclass(frozen=True)
@@ -100,7 +62,7 @@ class RateLimiter:
         self.prefix = prefix
         self.redis = client
         self._runner = runner or client
-        self._take = client.register_script(_TAKE)
+        self._take = register(client, "rate_take")
 
     def key(self, kind: str, who: str) -> str:
         return f"{self.prefix}:rate:{kind}:{who}"

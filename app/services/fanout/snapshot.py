@@ -23,6 +23,7 @@ from app.services.tables.transact import (
     own_view,
     public_view,
 )
+from app.wire.bytes import join_parts, joined_view, members, split_parts, view_head, view_rest
 from app.wire.messages import ChangeFields, PublicView, TablePresence, TableState
 
 _UNPARSED: Any = object()
@@ -53,13 +54,9 @@ class Ready:
         if not (isinstance(sizes, list) and isinstance(players, list)
                 and isinstance(connected, list) and len(sizes) == len(players) + 3):
             return None
-        parts = change.parts()
-        if sum(sizes) != len(parts):
+        pieces = split_parts(change.parts(), sizes)
+        if pieces is None:
             return None
-        pieces, at = [], 0
-        for size in sizes:
-            pieces.append(parts[at:at + size])
-            at += size
         return cls(tuple(players), frozenset(connected), int(header.get("spectators", 0)),
                    pieces[0], tuple(pieces[1:-1]), pieces[-1])
 
@@ -178,9 +175,9 @@ class Snapshot:
             if ready is not None and ready.spectators == self.spectators \
                     and ready.connected == self.connected:
                 own = ready.own[-1 if seat is None else seat]
-                view = orjson.Fragment(ready.shared + own)
+                view = orjson.Fragment(joined_view(ready.shared, own))
             else:
-                view = orjson.Fragment(self._shared() + self._own_part(seat))
+                view = orjson.Fragment(joined_view(self._shared(), self._own_part(seat)))
             self._views[seat] = view
         return view
 
@@ -189,7 +186,7 @@ class Snapshot:
             shared = public_view(self.table, self.game, self.connected, self.spectators)
             self._own = {}
             # The shared object, open for the seat's own fields: `{...,`
-            self._public = orjson.dumps(shared)[:-1] + b","
+            self._public = view_head(shared)
             self._shared_view = shared
         return self._public
 
@@ -199,7 +196,7 @@ class Snapshot:
             self._shared()
             shared = self._shared_view
             assert shared is not None
-            own = self._own[seat] = orjson.dumps(own_view(self.game, seat, shared))[1:]
+            own = self._own[seat] = view_rest(own_view(self.game, seat, shared))
         return own
 
     def _events_since(self, last_sent: int) -> tuple[bytes, orjson.Fragment]:
@@ -238,18 +235,19 @@ class Snapshot:
         table = self.table
         if not self.share:
             log_only: ChangeFields = {"log": table.log_sizes()}
-            return Announcement(b"," + orjson.dumps(log_only)[1:-1])
+            return Announcement(members(log_only))
         seats: list[int | None] = [*range(table.players), None]
         parts = [self._shared(), *(self._own_part(seat) for seat in seats),
                  self._events_since(self.version - 1)[0]]
+        joined, sizes = join_parts(parts)
         fields: ChangeFields = {
             "players": [None if who is None else who.id for who in table.seats],
             "log": table.log_sizes(),
             "connected": sorted(self.connected),
             "spectators": self.spectators,
-            "sizes": [len(part) for part in parts],
+            "sizes": sizes,
         }
-        return Announcement(b"," + orjson.dumps(fields)[1:-1], b"".join(parts))
+        return Announcement(members(fields), joined)
 
     def presence_message(self) -> TablePresence:
         return {

@@ -3,7 +3,7 @@ exist the server seats them at a new table and starts it.
 
 Compatible: the same variant, seats, options (with their defaults), clock and rated, and
 each player inside every other's `rating_range` by the variant's skill rating. The match
-itself is one script in the store (app/live/seeks.py). A seek lives `seek_seconds` (10
+itself is one script in the store (app/live/seek_pool.py). A seek lives `seek_seconds` (10
 minutes) at most and ends with its owner's last socket.
 """
 
@@ -24,7 +24,7 @@ from app.config import settings
 from app.db import ratings
 from app.db.session import Database
 from app.engine import OptionsError, validate_options
-from app.live.seeks import SeekBook
+from app.live.seek_pool import SeekBook
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.fanout.notices import PlayerNotices

@@ -24,6 +24,7 @@ import orjson
 
 from app.engine import Game
 from app.services.tables.events import TableEvent
+from app.wire.bytes import log_sizes, logged, with_log
 from app.wire.messages import RematchOffer
 
 # Default pause before a bot places a tile, so that a table of bots looks like people.
@@ -155,9 +156,7 @@ class Table:
         that made it (`log_json`), when that is known."""
         if self.log_json is None:
             return orjson.dumps(self.to_dict())
-        data = self._fields()
-        data["log"] = orjson.Fragment(b"[" + b",".join(self.log_json) + b"]")
-        return orjson.dumps(data)
+        return with_log(self._fields(), self.log_json)
 
     def _fields(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -191,22 +190,14 @@ class Table:
     def log_sizes(self) -> list[int] | None:
         """The length of each log entry's JSON at the end of `to_json()`'s output (None when
         the entries are not kept as JSON): enough to find them there again (`logged`)."""
-        return None if self.log_json is None else [len(entry) for entry in self.log_json]
+        return None if self.log_json is None else log_sizes(self.log_json)
 
     @staticmethod
     def logged(state: bytes, sizes: list[int]) -> tuple[bytes, ...] | None:
         """The log entries' JSON as they lie in `state` (a `to_json()` of a table whose
-        entries have these sizes): the log is its last member, `"log":[...]}`. None when
-        `state` does not hold them there."""
-        end = len(state) - 2  # the log's "]"
-        start = end - sum(sizes) - max(0, len(sizes) - 1)
-        if start < 1 or state[end:] != b"]}" or state[start - 1:start] != b"[":
-            return None
-        entries = []
-        for size in sizes:
-            entries.append(state[start:start + size])
-            start += size + 1
-        return tuple(entries)
+        entries have these sizes: app.wire.bytes.logged). None when `state` does not hold
+        them there."""
+        return logged(state, sizes)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], version: int = 0,

@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from app.engine import VARIANTS, Game, game_from_dict
 from app.live.ratelimit import Charge
-from app.live.store import Announcement, LiveStore, Write, dumps
+from app.live.store import Announcer, LiveStore, Write, dumps
 from app.services.errors import ServiceError as ServiceError  # imported from here too
 from app.services.tables.bot_seats import wake_at
 from app.services.tables.events import TableEvent
@@ -245,22 +245,6 @@ async def loaded(store: LiveStore, table_id: str) -> Table:
     if table is None:
         raise not_found(table_id)
     return table
-
-
-class Prepared(Protocol):
-    """A change made ready to write: what its announcement carries besides the state."""
-
-    def announcement(self) -> Announcement: ...
-
-
-class Announcer(Protocol):
-    """What shows this process's changes to its sockets and makes each change's
-    announcement (app.services.fanout.feed.Feed, as `LiveStore.announcer`): `prepare` before the
-    write, `written` once it is stored."""
-
-    def prepare(self, table: Table, game: Game | None) -> Prepared: ...
-
-    def written(self, prepared: Any, published: bool) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)

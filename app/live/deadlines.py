@@ -1,0 +1,32 @@
+"""Turn deadlines: a sorted set of running tables by when the clock must look at them next
+(kept by every write), claimed once each by whichever process's clock finds them due."""
+
+from __future__ import annotations
+
+from redis.commands.core import AsyncScript
+
+from app.live.base import StoreBase
+
+
+class Deadlines(StoreBase):
+    _claim: AsyncScript
+
+    async def claim_deadlines(self, now_ms: int, lease_ms: int, limit: int = 50) -> list[str]:
+        """Expired turn deadlines, each handed to exactly one caller for `lease_ms`: if that
+        caller dies before applying the timeout, the deadline comes back when the lease
+        runs out (lua/claim.lua)."""
+        due = await self._claim(keys=[self.keys.deadlines],
+                                args=[now_ms, now_ms + lease_ms, limit])
+        return [str(x) for x in due]
+
+    async def running_since(self, since_ms: int) -> list[str]:
+        """Tables whose turn deadline is at or after `since_ms`."""
+        return [str(x) for x in await self.redis.zrangebyscore(
+            self.keys.deadlines, since_ms, "+inf")]
+
+    async def deadline_of(self, table_id: str) -> float | None:
+        score = await self.redis.zscore(self.keys.deadlines, table_id)
+        return None if score is None else float(score)
+
+    async def drop_deadline(self, table_id: str) -> None:
+        await self.redis.zrem(self.keys.deadlines, table_id)

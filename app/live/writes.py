@@ -1,0 +1,219 @@
+"""Writing tables: every change by compare-and-set on the version, in one script that keeps
+everything that changes with the table in step and announces the change with its state.
+
+The write script (lua/write.lua) checks the version the writer read, stores the new state,
+appends the rounds that just became history to the table's round archive, keeps the lobby
+index, the turn deadlines, the "finished, not yet written" set, the retire set and the
+snapshot-due set in step, and publishes the change *with* the new state (and the new lobby
+entry when it changed); so two processes, two tabs or a double click can never both apply
+a change, no announcement is ever made for a write that did not happen, and no process has
+to read the table back to show the change. Every write carries an id the script remembers,
+so a write retried after a lost reply recognises itself instead of reporting a conflict.
+
+A lost table is put back by `restore` (only where it does not exist), at a version past
+any it had.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from redis.commands.core import AsyncScript
+
+from app.live.announce import Announcement
+from app.live.base import StoreBase, dumps
+from app.live.ratelimit import Charge, Refused, Verdict
+from app.live.scripts import run_script
+from app.wire.bytes import change_header, write_argv
+from app.wire.messages import LobbyChange, LobbyGone, RemovedNote, TableInfo
+
+
+class Written(NamedTuple):
+    """A write's new version; `published`: whether its change was announced (some other
+    process listens to the table), so the next one is worth making ready for them too."""
+
+    version: int
+    published: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One compare-and-set write of a table (see `LiveStore.write`).
+
+    `data`: the new state's JSON; `expected`: the version the writer read (0: a new table);
+    `created_ms`: when the table was made (its place in the lobby index); `deadline_ms`:
+    when the clock must look at the table next (None: never); `finished`: the game just
+    ended (its result is queued for the database writer) and `retire_at_ms` when it leaves
+    the lobby; `listed`: False keeps a table out of the lobby's index; `lobby_entry`: the
+    table as the lobby shows it, when that changed; `archive`: rounds that just became
+    history; `snapshot`: the table is due a copy in the database (see `due_snapshots`);
+    `announcement`: what the change's announcement carries besides the state; `answers`:
+    the request this write carries out for another process (a relayed move, as
+    app.services.play.relay names it), named in the announcement's header so that process
+    has its answer with the change.
+    """
+
+    table_id: str
+    expected: int
+    data: bytes
+    created_ms: int
+    deadline_ms: int | None = None
+    finished: bool = False
+    retire_at_ms: int | None = None
+    listed: bool = True
+    lobby_entry: TableInfo | None = None
+    archive: Sequence[dict[str, Any]] = ()
+    snapshot: bool = False
+    announcement: Announcement | None = None
+    answers: str | None = None
+
+
+def lobby_update(table_id: str, version: int, entry: TableInfo | None) -> bytes:
+    """The lobby's message of a table's new entry (b"" for none)."""
+    if entry is None:
+        return b""
+    change: LobbyChange = {"kind": "update", "table_id": table_id, "v": version, "table": entry}
+    return dumps(change)
+
+
+class Writes(StoreBase):
+    _writes: itertools.count[int]
+    _write: AsyncScript
+    _restore: AsyncScript
+    _delete: AsyncScript
+    _listen: AsyncScript
+
+    async def write(self, write: Write, charge: Charge | None = None) -> int | None:
+        """`written`'s new version."""
+        done = await self.written(write, charge)
+        return None if done is None else done.version
+
+    async def written(self, write: Write, charge: Charge | None = None) -> Written | None:
+        """Store `write.data` if the table is still at version `write.expected` (0: does not
+        exist).
+
+        Returns the new version, or None when someone else changed the table first.
+        Announces the change with the state on the table's channel, and the lobby entry
+        (when it changed) on the lobby's; appends the rounds of `write.archive` to the
+        table's round archive in the same step (see `Write`). `charge`: the rate limits of
+        the request that makes this change, taken in the same step, only if the table is at
+        `expected` (a refused one raises `Refused` and writes nothing).
+        """
+        charged = charge is not None and charge.verdict is None and bool(charge.keys)
+        bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
+        k = self.keys
+        table_id = write.table_id
+        writer = f"{self.writer_prefix}{next(self._writes)}"
+        announcement = write.announcement
+        more = b"" if announcement is None else announcement.fields
+        if write.answers is not None:
+            more += b',"answers":' + dumps(write.answers)
+        version = write.expected + 1
+        # What the script sees as nil is left out (see app.wire.bytes.write_argv).
+        header: dict[str, Any] = {
+            "expected": write.expected,
+            "table": table_id,
+            "writer": writer,
+            "process": self.writer_prefix,
+            "created": write.created_ms,
+            "listed": write.listed,
+            "finished": write.finished,
+            "snapshot": write.snapshot,
+            "channel": k.table_channel(table_id),
+            "lobby_channel": k.lobby_channel,
+        }
+        if write.deadline_ms is not None:
+            header["deadline"] = write.deadline_ms
+        if write.retire_at_ms is not None:
+            header["retire_at"] = write.retire_at_ms
+        if bucket_args:
+            header["buckets"] = bucket_args
+        result = await run_script(
+            self._write, self.runner,
+            [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
+             k.rounds(table_id), k.snapshot_due, k.listeners(table_id), *bucket_keys],
+            write_argv(
+                header,
+                write.data,
+                change_header(table_id, version, writer, more, len(write.data)),
+                b"" if announcement is None else announcement.parts,
+                lobby_update(table_id, version, write.lobby_entry),
+                [dumps(rd) for rd in write.archive] if write.archive else (),
+            ),
+        )
+        if isinstance(result, list):
+            if charged:
+                assert charge is not None
+                charge.verdict = Verdict(True, 0)
+            return Written(int(result[0]), bool(int(result[1])))
+        result = int(result)
+        if result <= -2:
+            assert charge is not None
+            charge.verdict = Verdict(False, -2 - result)
+            raise Refused(-2 - result)
+        return None
+
+    async def listen(self, table_id: str) -> None:
+        """This process is subscribed to the table's channel (call it after subscribing and
+        before reading the table): from now on every change another process makes is
+        published. A set that is not known to be whole (the store lost it, or the table was
+        restored) stays missing, and every change is published."""
+        await self._listen(keys=[self.keys.listeners(table_id)], args=[self.writer_prefix])
+
+    async def unlisten(self, table_id: str) -> None:
+        await self.redis.srem(self.keys.listeners(table_id), self.writer_prefix)
+
+    async def restore(
+        self,
+        table_id: str,
+        version: int,
+        data: bytes,
+        rounds: list[dict[str, Any]],
+        *,
+        created_ms: int,
+        deadline_ms: int | None,
+        lobby_entry: TableInfo | None,
+    ) -> bool:
+        """Put back a table this store lost (`data`: its JSON state, made at `created_ms`), at
+        `version`; False if the table exists (then
+        nothing changes: another process restored it first, or it was never lost)."""
+        k = self.keys
+        header = {
+            "version": version,
+            "table": table_id,
+            "created": created_ms,
+            "listed": lobby_entry is not None,
+            "channel": k.table_channel(table_id),
+            "lobby_channel": k.lobby_channel,
+        }
+        if deadline_ms is not None:
+            header["deadline"] = deadline_ms
+        done = await self._restore(
+            keys=[k.table(table_id), k.index, k.deadlines, k.snapshot_due, k.rounds(table_id),
+                  k.listeners(table_id)],
+            args=[
+                dumps(header),
+                data,
+                change_header(table_id, version, "restore", b"", len(data)),
+                lobby_update(table_id, version, lobby_entry),
+                *(dumps(rd) for rd in rounds),
+            ],
+        )
+        return bool(done)
+
+    async def delete(self, table_id: str, expected: int, listed: bool = True) -> bool:
+        """Remove a table still at version `expected` (an empty table nobody waits at).
+        `listed`: False for a table the lobby never showed (its removal is not told there)."""
+        k = self.keys
+        removed: RemovedNote = {"kind": "removed", "table_id": table_id, "v": expected + 1}
+        gone: LobbyGone = {"kind": "remove", "table_id": table_id, "v": expected + 1}
+        done = await self._delete(
+            keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id),
+                  k.listeners(table_id)],
+            args=[expected, table_id, k.table_channel(table_id), k.lobby_channel,
+                  dumps(removed), dumps(gone) if listed else ""],
+        )
+        return bool(done)
