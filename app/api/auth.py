@@ -3,7 +3,7 @@ am I (PROTOCOL.md §1, §2a "Sessions")."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request, Response, status
+from fastapi import APIRouter, Request, Response, status
 
 from app.api.deps import (
     SESSION_COOKIE,
@@ -13,6 +13,7 @@ from app.api.deps import (
     SessionDep,
     SessionsDep,
 )
+from app.api.i18n import Refusal
 from app.api.ratelimit import signin_name_limit
 from app.api.schemas import (
     Credentials,
@@ -64,7 +65,7 @@ async def register(
     try:
         player = await credentials.register(session, body.username, body.password)
     except credentials.NameTaken:
-        raise HTTPException(status.HTTP_409_CONFLICT, "name taken") from None
+        raise Refusal(status.HTTP_409_CONFLICT, "name_taken") from None
     return await _session(response, sessions, player)
 
 
@@ -76,7 +77,7 @@ async def login(
     await signin_name_limit(request, body.username)
     player = await credentials.authenticate(session, body.username, body.password)
     if player is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong username or password")
+        raise Refusal(status.HTTP_401_UNAUTHORIZED, "wrong_credentials")
     return await _session(response, sessions, player)
 
 
@@ -118,7 +119,7 @@ async def change_password(
     if not await credentials.change_password(
         session, identity.player.id, body.current_password, body.new_password
     ):
-        raise HTTPException(status.HTTP_403_FORBIDDEN, "wrong password")
+        raise Refusal(status.HTTP_403_FORBIDDEN, "wrong_password")
     await sessions.revoke_all(identity.player.id, keep=identity.session_id)
     return {"ok": True}
 

@@ -17,7 +17,7 @@ import orjson
 from fastapi import WebSocket
 
 from app.api.frames import NO_ID
-from app.api.i18n import pick_language, translate
+from app.api.i18n import words_for
 from app.api.outbox import Outbox
 from app.api.ratelimit import SocketLimits, client_address
 from app.services.accounts.credentials import PlayerRef
@@ -25,6 +25,7 @@ from app.services.accounts.sessions import Identity
 from app.services.fanout.feed import Snapshot
 from app.services.runtime import LiveTables
 from app.wire.messages import Error, ServerMessage
+from app.words import ErrorKey, pick_language
 
 log = logging.getLogger(__name__)
 
@@ -111,9 +112,8 @@ class Connection:
 
     def error(self, code: str, message: str, msg_id: Any = NO_ID,
               retry_ms: int | None = None) -> None:
-        reply: Error = {
-            "type": "error", "code": code, "message": translate(message, self.lang, code),
-        }
+        """PROTOCOL's `error`; `message` is already in the socket's language."""
+        reply: Error = {"type": "error", "code": code, "message": message}
         if retry_ms is not None:
             reply["retry_ms"] = retry_ms
         if msg_id is not NO_ID:
@@ -121,7 +121,8 @@ class Connection:
         self.offer(reply)
 
     def rate_limited(self, retry_ms: int, msg_id: Any) -> None:
-        self.error("rate_limited", "too many messages; slow down", msg_id, retry_ms=retry_ms)
+        self.error("rate_limited", words_for("too_many_messages", self.lang), msg_id,
+                   retry_ms=retry_ms)
 
     def reply(self, message: ServerMessage, msg_id: Any) -> None:
         if msg_id is not NO_ID:
@@ -129,11 +130,11 @@ class Connection:
             message["id"] = msg_id
         self.offer(message)
 
-    async def refuse(self, why: str, retry_ms: int) -> None:
+    async def refuse(self, why: ErrorKey, retry_ms: int) -> None:
         """PROTOCOL's rate_limited error, then close (1013: try again later), past the
         outbox (the socket is refused before it is served)."""
         message: Error = {"type": "error", "code": "rate_limited",
-                          "message": translate(why, self.lang), "retry_ms": retry_ms}
+                          "message": words_for(why, self.lang), "retry_ms": retry_ms}
         with contextlib.suppress(Exception):
             await self.ws.send_text(orjson.dumps(message).decode())
             await self.ws.close(code=CLOSE_TRY_AGAIN, reason="rate limited")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request, status
+from fastapi import Depends, Request, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.i18n import Refusal
 from app.db.session import Database
 from app.services.accounts.credentials import PlayerRef
 from app.services.accounts.sessions import Identity, Sessions
@@ -75,10 +76,8 @@ async def current_identity(
     identity: Annotated[Identity | None, Depends(optional_identity)],
 ) -> Identity:
     if identity is None:
-        raise HTTPException(
-            status.HTTP_401_UNAUTHORIZED,
-            "not authenticated (missing, invalid or expired token)",
-            headers={"WWW-Authenticate": "Bearer"},
+        raise Refusal(
+            status.HTTP_401_UNAUTHORIZED, "not_authenticated", {"WWW-Authenticate": "Bearer"}
         )
     return identity
 

@@ -10,6 +10,7 @@ from redis.exceptions import RedisError
 from sqlalchemy import exc
 
 from app import metrics
+from app.words import ErrorKey, pick_language, say
 
 log = logging.getLogger(__name__)
 
@@ -23,8 +24,10 @@ _BUGS = (exc.IntegrityError, exc.ProgrammingError, exc.DataError)
 def _unavailable(request: Request, error: Exception, what: str = "database") -> JSONResponse:
     metrics.count_error(error)
     log.warning("%s unavailable during %s %s: %r", what, request.method, request.url.path, error)
+    key: ErrorKey = "database_unavailable" if what == "database" else "live_store_unavailable"
+    lang = pick_language(request.headers.get("accept-language"))
     return JSONResponse(
-        {"detail": f"{what} unavailable, try again shortly", "retry_ms": RETRY_MS},
+        {"detail": say(key, lang=lang), "retry_ms": RETRY_MS},
         status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
         headers={"Retry-After": str(-(-RETRY_MS // 1000))},
     )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, status
+from fastapi import APIRouter, status
 
 from app.api.deps import SessionDep
+from app.api.i18n import Refusal
 from app.api.schemas import Detail
 from app.engine import replay_positions
 from app.services.durable import standings
@@ -18,7 +19,7 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 async def game(game_id: str, session: SessionDep) -> dict[str, Any]:
     record = await standings.game_record(session, game_id)
     if record is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "game not found")
+        raise Refusal(status.HTTP_404_NOT_FOUND, "no_game")
     return record
 
 
@@ -28,7 +29,7 @@ async def positions(game_id: str, session: SessionDep) -> dict[str, Any]:
     each seat's bot strength (null: a person) for the replay's names."""
     record = await standings.game_record(session, game_id)
     if record is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "game not found")
+        raise Refusal(status.HTTP_404_NOT_FOUND, "no_game")
     found = replay_positions(record)
     bots = await standings.game_bots(session, game_id, list(record.get("players") or []))
     return {"game_id": game_id, "positions": found, "bots": bots}

@@ -10,15 +10,19 @@ from fastapi import FastAPI, Request, status
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.words import pick_language, say
 
 # How much of a refused input a 422 shows (characters of its JSON text).
 ECHO_CHARS = 64
 
 
-def _too_large(limit: int) -> JSONResponse:
+def _too_large(limit: int, scope: Scope) -> JSONResponse:
+    lang = pick_language(Headers(scope=scope).get("accept-language"))
     return JSONResponse(
-        {"detail": f"request body larger than {limit} bytes"},
+        {"detail": say("body_too_large", {"limit": limit}, lang)},
         status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         # the rest of the body is not read: the connection cannot carry another request
         headers={"Connection": "close"},
@@ -44,7 +48,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(self.limit)(scope, receive, send)
+            await _too_large(self.limit, scope)(scope, receive, send)
             return
         received = 0
         over = started = False
@@ -75,7 +79,7 @@ class BodyLimit:
             if not over:
                 raise
         if over and not started:
-            await _too_large(self.limit)(scope, receive, send)
+            await _too_large(self.limit, scope)(scope, receive, send)
 
 
 def _short(value: Any) -> Any:

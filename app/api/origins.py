@@ -25,12 +25,14 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api.i18n import pick_language, translate
+from app.api.i18n import words_for
+from app.words import ErrorKey, pick_language, say
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # The handshake is refused with this close code before it is accepted (an HTTP 403).
 CLOSE_POLICY = 1008
-FOREIGN_ORIGIN = "cross-origin request refused"
+# A refused handshake's close reason (a close frame is read by programs, in English).
+FOREIGN_ORIGIN = say("cross_origin")
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
@@ -76,15 +78,15 @@ class OriginGuard:
         # The page's own origin (the site the browser sent this request to) always may.
         return found in self.allowed or found == own_origin(scope, headers)
 
-    def refusal(self, scope: Scope, headers: Headers) -> str | None:
-        """Why this state-changing request is refused, or None."""
+    def refusal(self, scope: Scope, headers: Headers) -> ErrorKey | None:
+        """Why this state-changing request is refused (the words' key), or None."""
         origin = headers.get("origin")
         if origin is not None and not self.origin_allowed(origin, scope, headers):
-            return FOREIGN_ORIGIN
+            return "cross_origin"
         if headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none"):
             return None
         # Another site's page (or a sibling subdomain's) that named no allowed origin.
-        return None if origin is not None else FOREIGN_ORIGIN
+        return None if origin is not None else "cross_origin"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -102,7 +104,7 @@ class OriginGuard:
             why = self.refusal(scope, headers)
             if why is not None:
                 lang = pick_language(headers.get("accept-language"))
-                response = JSONResponse({"detail": translate(why, lang, "forbidden")}, 403)
+                response = JSONResponse({"detail": words_for(why, lang)}, 403)
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)

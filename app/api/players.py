@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, status
+from fastapi import APIRouter, status
 
 from app.api.deps import SessionDep
+from app.api.i18n import Refusal
 from app.api.schemas import Detail, PlayerPage
 from app.services.durable import standings
 
@@ -15,5 +16,5 @@ router = APIRouter(prefix="/api/players", tags=["players"])
 async def player(name: str, session: SessionDep) -> PlayerPage:
     page = await standings.player_page(session, name)
     if page is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "player not found")
+        raise Refusal(status.HTTP_404_NOT_FOUND, "no_player")
     return PlayerPage.model_validate(page)

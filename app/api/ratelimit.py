@@ -18,21 +18,23 @@ import math
 import time
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from redis.exceptions import RedisError
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import metrics
 from app.api.deps import CurrentPlayer
+from app.api.i18n import Refusal, words_for
 from app.config import Settings, settings
 from app.live.ratelimit import Budget, Charge, Verdict
 from app.services.accounts.credentials import PlayerRef
 from app.services.runtime import LiveTables
+from app.words import pick_language
 
 log = logging.getLogger(__name__)
 
-TOO_MANY = "too many requests; slow down"
 
 
 class TokenBucket:
@@ -82,17 +84,17 @@ async def settle(live: LiveTables, charge: Charge, channel: str) -> Verdict:
     return verdict
 
 
-def too_many(retry_ms: int) -> JSONResponse:
+def too_many(retry_ms: int, lang: str) -> JSONResponse:
     return JSONResponse(
-        {"detail": TOO_MANY, "retry_ms": retry_ms},
+        {"detail": words_for("too_many_requests", lang), "retry_ms": retry_ms},
         status_code=429,
         headers={"Retry-After": str(max(1, math.ceil(retry_ms / 1000)))},
     )
 
 
-def refuse(retry_ms: int) -> HTTPException:
-    return HTTPException(
-        429, TOO_MANY, headers={"Retry-After": str(max(1, math.ceil(retry_ms / 1000)))}
+def refuse(retry_ms: int) -> Refusal:
+    return Refusal(
+        429, "too_many_requests", {"Retry-After": str(max(1, math.ceil(retry_ms / 1000)))}
     )
 
 
@@ -117,7 +119,8 @@ class HttpRateLimits:
             else {f"api:{address}": self.api}
         verdict = await take(scope["app"].state.live, bucket, "http")
         if not verdict.allowed:
-            await too_many(verdict.retry_ms)(scope, receive, send)
+            lang = pick_language(Headers(scope=scope).get("accept-language"))
+            await too_many(verdict.retry_ms, lang)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Response, status
+from fastapi import APIRouter, Response, status
 from pydantic import BaseModel, Field
 
+from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
@@ -35,7 +36,7 @@ async def open_seek(body: SeekCreate, player: LimitedPlayer, live: LiveDep) -> d
     try:
         return await live.seeks.open(player, ask)
     except ServiceError as error:
-        raise HTTPException(error.status, error.message) from error
+        raise Refusal.of(error) from error
 
 
 @router.get("")
@@ -49,5 +50,5 @@ async def cancel_seek(seek_id: str, player: LimitedPlayer, live: LiveDep) -> Res
     try:
         await live.seeks.cancel(player.id, seek_id)
     except ServiceError as error:
-        raise HTTPException(error.status, error.message) from error
+        raise Refusal.of(error) from error
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -42,8 +42,7 @@ async def hold(conn: Connection, player: PlayerRef) -> bool:
         held = True
     if not held:
         metrics.rate_limited.labels("ws").inc()
-        await conn.refuse("too many open connections; close another tab first",
-                          SOCKET_RENEW_MS)
+        await conn.refuse("too_many_tabs", SOCKET_RENEW_MS)
         return False
     if conn.anonymous:  # signed in now: one of the player's sockets, no longer anonymous
         conn.anonymous = False
@@ -64,8 +63,7 @@ async def hold_anonymous(conn: Connection) -> bool:
         held = True
     if not held:
         metrics.rate_limited.labels("ws").inc()
-        await conn.refuse("too many open connections from your address; close some first",
-                          SOCKET_RENEW_MS)
+        await conn.refuse("too_many_from_address", SOCKET_RENEW_MS)
         return False
     conn.anonymous = True
     if conn.renewal is None:

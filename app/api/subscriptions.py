@@ -19,7 +19,7 @@ async def subscribe_table(conn: Connection, table_id: str, msg_id: Any) -> None:
     try:
         snapshot = await conn.live.feed.subscribe_table(conn, table_id)
         if snapshot is None:
-            raise ServiceError("not_found", f"no table {table_id!r}", 404)
+            raise ServiceError("not_found", "no_table", 404, table=table_id)
         # A (re-)subscription always gets the current state, gap or not.
         conn.last_sent[table_id] = 0
         conn.send_state(snapshot, msg_id)

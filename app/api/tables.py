@@ -6,9 +6,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request, status
+from fastapi import APIRouter, Depends, Request, status
 from pydantic import BaseModel, Field
 
+from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT, Detail
 from app.services.play import bot_turns
@@ -59,7 +60,7 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except ServiceError as error:
-        raise HTTPException(error.status, error.message) from error
+        raise Refusal.of(error) from error
 
 
 def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -104,7 +105,7 @@ async def table_log(table_id: str, live: LiveDep) -> dict[str, Any]:
     with _refusals():
         found = await game_log(live.store, table_id)
         if found is None:
-            raise ServiceError("not_found", f"no table {table_id!r}", 404)
+            raise ServiceError("not_found", "no_table", 404, table=table_id)
     return found.to_dict()
 
 

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, status
+from fastapi import APIRouter, status
 from pydantic import BaseModel, Field
 
 from app.api.deps import DatabaseDep
+from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
@@ -41,7 +42,7 @@ def _refusals() -> Iterator[None]:
     try:
         yield
     except ServiceError as error:
-        raise HTTPException(error.status, error.message) from error
+        raise Refusal.of(error) from error
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 422))

@@ -21,7 +21,7 @@ from app.api.connection import CLOSE_BAD_TOKEN, Connection
 from app.api.deps import SESSION_COOKIE
 from app.api.errors import RETRY_MS
 from app.api.frames import frame_id, is_chat, read
-from app.api.i18n import pick_language
+from app.api.i18n import general, words_for, words_of
 from app.api.protocol import (
     Chat,
     Hello,
@@ -51,6 +51,7 @@ from app.services.runtime import LiveTables
 from app.services.tables import lobby
 from app.services.tables.transact import ServiceError, now_ms
 from app.wire.messages import PROTOCOL, Welcome
+from app.words import pick_language
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ async def handle_frame(conn: Connection, text: str | None) -> bool:
     if not isinstance(message, Play) and not await within(conn, charge, msg_id):
         return True
     if problem is not None:
-        conn.error("bad_request", problem, msg_id)
+        conn.error("bad_request", general("bad_request", problem, conn.lang), msg_id)
         return True
     try:
         return await dispatch(conn, message, msg_id, charge)
@@ -83,7 +84,7 @@ async def handle_frame(conn: Connection, text: str | None) -> bool:
         conn.rate_limited(refusal.retry_ms, msg_id)
     except ServiceError as error:
         if await within(conn, charge, msg_id):
-            conn.error(error.code, error.message, msg_id,
+            conn.error(error.code, words_of(error, conn.lang), msg_id,
                        RETRY_MS if error.code == "unavailable" else None)
     except (RedisError, SQLAlchemyError, OSError) as error:
         # Our stores did not answer: nothing changed, and the client may try again.
@@ -94,12 +95,12 @@ async def handle_frame(conn: Connection, text: str | None) -> bool:
         else:
             log.warning("socket %s: a store is unavailable: %s: %s", conn.conn_id,
                         type(error).__name__, error)
-        conn.error("unavailable", "the server cannot reach its data right now; try again",
-                   msg_id, retry_ms=RETRY_MS)
+        conn.error("unavailable", words_for("data_unreachable", conn.lang), msg_id,
+                   retry_ms=RETRY_MS)
     except Exception:
         log.exception("socket %s: command failed", conn.conn_id)
-        conn.error("unavailable", "the server could not process this message; try again",
-                   msg_id, retry_ms=RETRY_MS)
+        conn.error("unavailable", words_for("not_processed", conn.lang), msg_id,
+                   retry_ms=RETRY_MS)
     return True
 
 
@@ -130,7 +131,7 @@ async def dispatch(conn: Connection, message: Any, msg_id: Any,
     elif isinstance(message, TournamentUnsubscribe):
         live.tournaments.unsubscribe(conn, message.tournament_id)
     elif conn.player is None:
-        raise ServiceError("unauthorized", "log in first (hello with a token)", 401)
+        raise ServiceError("unauthorized", "log_in_first", 401)
     elif isinstance(message, LobbySubscribe):
         await subscribe_lobby(conn, msg_id)
     elif isinstance(message, LobbyUnsubscribe):
@@ -214,7 +215,7 @@ async def gateway(websocket: WebSocket) -> None:
     conn = Connection(websocket, live)
     verdict = await conn.limits.connect()
     if not verdict.allowed:
-        await conn.refuse("too many new connections; slow down", verdict.retry_ms)
+        await conn.refuse("too_many_new_connections", verdict.retry_ms)
         return
     cookie = websocket.cookies.get(SESSION_COOKIE)
     if cookie:

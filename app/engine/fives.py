@@ -51,19 +51,10 @@ class Fives(Game):
     title: ClassVar[str] = "Fives"
     options_spec: ClassVar[dict[str, Option]] = {
         "target": target_option(100, 250, 500),
-        "spinner": Option(
-            True, (True, False), "Spinner (the first double opens four ends)",
-            ("Spinner", "No spinner"),
-        ),
-        "spinner_count": Option(
-            "gambler", ("gambler", "full"), "The spinner counts",
-            ("Spinner: only tiles on it count", "Spinner: its open sides count"),
-        ),
-        "bonus": Option(
-            "divided", ("divided", "rounded"), "Hand bonus",
-            ("Bonus divided", "Bonus rounded, not divided"),
-        ),
-        "multiple": Option(5, (5, 3), "Scoring", ("Fives", "All Threes")),
+        "spinner": Option(True, (True, False)),  # the first double opens four ends
+        "spinner_count": Option("gambler", ("gambler", "full")),
+        "bonus": Option("divided", ("divided", "rounded")),
+        "multiple": Option(5, (5, 3)),
         "teams": TEAMS,
     }
     layout: ClassVar[str] = Spinner.kind

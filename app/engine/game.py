@@ -12,8 +12,8 @@ How a new variant plugs in: a subclass in its own module plus one line in
 Class attributes
   `variant` (its PROTOCOL name), `title` (its name for people), `max_pip`,
   `min_players`/`max_players`,
-  `options_spec` (name -> `Option(default, allowed, label, words)`: the one place its
-  options live, with the words clients show for them),
+  `options_spec` (name -> `Option(default, allowed)`: the one place its options live;
+  their words for people are the message catalogue's, by name and value),
   `layout` (the kind for GET /api/variants: "line", "spinner" or "trains"),
   `wins` ("higher" or "lower"), `team_play` (can be played by teams of two),
   `move_fields` (extra move fields it understands, e.g. Donkey's "closed"; they travel in

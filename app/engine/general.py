@@ -52,7 +52,7 @@ class General(GoatFamily):
     min_players: ClassVar[int] = TEAM_PLAYERS
     max_players: ClassVar[int] = TEAM_PLAYERS
     options_spec: ClassVar[dict[str, Option]] = {
-        "minutes": Option(30, (30, 60), "Time", ("30 minutes", "60 minutes")),
+        "minutes": Option(30, (30, 60)),
     }
     team_play: ClassVar[bool] = True
     history_keys: ClassVar[tuple[str, ...]] = ("scores", ENDED_MS)

@@ -26,7 +26,7 @@ class Goat(GoatFamily):
     title: ClassVar[str] = "Goat"
     playout_core: ClassVar[str | None] = "goat_fish"
     options_spec: ClassVar[dict[str, Option]] = {
-        "fish_rule": Option("all", ("all", "one"), "Fish", ("Fish for all", "Fish to one")),
+        "fish_rule": Option("all", ("all", "one")),
         "teams": TEAMS,
     }
     wins: ClassVar[str] = "lower"

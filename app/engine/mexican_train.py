@@ -58,10 +58,8 @@ class MexicanTrain(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options_spec: ClassVar[dict[str, Option]] = {
-        "scoring": Option(
-            "penalty", ("penalty", "plus"), "Scoring",
-            ("Penalty points (pips left in hand)", "Plus points (going out scores the rest)"),
-        ),
+        # penalty: the pips left in a hand; plus: going out scores the rest
+        "scoring": Option("penalty", ("penalty", "plus")),
     }
     layout: ClassVar[str] = Trains.kind
     wins: ClassVar[str] = "lower"

@@ -13,18 +13,12 @@ OptionValue = bool | int | str
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a variant: its default, every value it may take, and the words a
-    client shows for it (a label, and a word per allowed value, "" for a switch that is
-    off); clients build their forms from these (GET /api/variants)."""
+    """One option of a variant: its default and every value it may take; clients build
+    their forms from these (GET /api/variants). Its words for people are the message
+    catalogue's, by the option's name and value (app/web/lang)."""
 
     default: OptionValue
     allowed: tuple[OptionValue, ...]
-    label: str = ""
-    words: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.words and len(self.words) != len(self.allowed):
-            raise ValueError("an option needs one word per allowed value")
 
     def check(self, name: str, value: Any) -> OptionValue:
         # bool is an int in Python: compare types too, so `true` is never a target of 1.
@@ -36,21 +30,16 @@ class Option:
         return value
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "default": self.default,
-            "allowed": list(self.allowed),
-            "label": self.label,
-            "words": list(self.words),
-        }
+        return {"default": self.default, "allowed": list(self.allowed)}
 
 
 def target_option(*targets: int) -> Option:
     """`target`: the score a game is played to, the first of `targets` by default."""
-    return Option(targets[0], targets, "Play to", tuple(f"Target {t}" for t in targets))
+    return Option(targets[0], targets)
 
 
 # `teams`: four players as two teams, partners opposite (the variant checks the four).
-TEAMS = Option(False, (False, True), "Teams (partners sit opposite)", ("", "Teams"))
+TEAMS = Option(False, (False, True))
 
 
 def checked_options(

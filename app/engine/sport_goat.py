@@ -39,7 +39,7 @@ class SportGoat(GoatFamily):
     min_players: ClassVar[int] = TEAM_PLAYERS
     max_players: ClassVar[int] = TEAM_PLAYERS
     options_spec: ClassVar[dict[str, Option]] = {
-        "rounds": Option(8, (4, 8, 12), "Rounds", ("4 rounds", "8 rounds", "12 rounds")),
+        "rounds": Option(8, (4, 8, 12)),
     }
     team_play: ClassVar[bool] = True
     goat_rules_since: ClassVar[int] = RULES

@@ -57,7 +57,7 @@ class VariantInfo(TypedDict):
     name: str
     title: str
     players: list[int]  # [min, max]
-    options: dict[str, dict[str, Any]]  # name -> {"default", "allowed", "label", "words"}
+    options: dict[str, dict[str, Any]]  # name -> {"default", "allowed"}
     layout: str  # "line" | "spinner" | "trains"
     wins: str  # "higher" | "lower"
     teams: bool

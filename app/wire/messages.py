@@ -440,8 +440,11 @@ class RelayedPlay(TypedDict):
 
 class ServiceFault(TypedDict):
     code: str
-    message: str
+    message: str  # English
     status: int
+    # its words, said in each reader's language (missing from an older process)
+    key: NotRequired[str | None]
+    params: NotRequired[dict[str, str | int]]
 
 
 class PlayedReply(TypedDict):

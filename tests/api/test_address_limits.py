@@ -44,5 +44,14 @@ def test_sign_in_attempts_are_limited_and_a_refused_request_changes_nothing(
         assert http.get("/api/tables").status_code == 200
         statuses = [http.get("/api/tables").status_code for _ in range(8)]
         assert statuses[:6] == [200] * 6 and statuses[6:] == [429, 429]
+        # The refusal is said in the reader's language (PROTOCOL §2a); the rest is the same.
+        said = {lang: http.get("/api/tables", headers={"Accept-Language": lang})
+                for lang in ("en", "ru", "fa")}
+        assert {lang: r.status_code for lang, r in said.items()} == dict.fromkeys(said, 429)
+        assert said["en"].json()["detail"] == "too many requests; slow down"
+        assert said["ru"].json()["detail"] == "слишком много запросов, помедленнее"
+        persian = "درخواست‌ها بیش از حد زیاد است، آهسته‌تر"  # noqa: RUF001
+        assert said["fa"].json()["detail"] == persian
+        assert all(r.json()["retry_ms"] > 0 and r.headers["retry-after"] for r in said.values())
         # Health probes are never limited.
         assert http.get("/healthz").status_code == 200

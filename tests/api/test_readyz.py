@@ -31,6 +31,12 @@ def test_ready_then_503_when_the_database_is_dropped(pg_url: str, tmp_path):
                 response = http.get(path)
                 assert response.status_code == 503, path
                 assert isinstance(response.json()["detail"], str)
+            # Said in the reader's language (PROTOCOL §2a), English as it always was.
+            english = http.get("/api/leaderboard").json()
+            assert english["detail"] == "database unavailable, try again shortly"
+            thai = http.get("/api/leaderboard", headers={"Accept-Language": "th-TH,th"}).json()
+            assert thai["detail"] == "ฐานข้อมูลไม่พร้อมชั่วคราว ลองใหม่อีกสักครู่"
+            assert thai["retry_ms"] == english["retry_ms"] > 0
             login = http.post(
                 "/api/auth/login", json={"username": "anyone", "password": "12345678"}
             )

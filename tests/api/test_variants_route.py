@@ -8,6 +8,8 @@ import httpx
 import pytest
 
 from app.engine import describe_variants
+from app.services.variants import value_word
+from app.words import CATALOGUES
 from tests.api.conftest import register
 
 
@@ -15,7 +17,29 @@ def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
     response = client.get("/api/variants")
     assert response.status_code == 200
     listed = response.json()
-    assert listed == describe_variants()
+    # What the engine declares, in the catalogue's words (English), which the browser
+    # reads by key in the reader's language.
+    declared = describe_variants()
+    assert [v["name"] for v in listed] == [v["name"] for v in declared]
+    for got, engine in zip(listed, declared, strict=True):
+        assert {k: v for k, v in got.items() if k not in ("title", "options")} == \
+            {k: v for k, v in engine.items() if k not in ("title", "options")}
+        assert got["title"] == CATALOGUES["en"][f"variant.{got['name']}"]
+        assert list(got["options"]) == list(engine["options"])
+        for name, option in engine["options"].items():
+            shown = got["options"][name]
+            assert (shown["default"], shown["allowed"]) == (option["default"], option["allowed"])
+            assert shown["label"] == CATALOGUES["en"][f"option_label.{name}"]
+            assert shown["words"] == [value_word(name, v) for v in option["allowed"]]
+            assert len(shown["words"]) == len(option["allowed"])
+    fish_rule = next(v for v in listed if v["name"] == "goat")["options"]["fish_rule"]
+    assert fish_rule == {
+        "default": "all", "allowed": ["all", "one"],
+        "label": "Fish", "words": ["Fish for all", "Fish to one"],
+    }
+    fives = next(v for v in listed if v["name"] == "fives")["options"]
+    assert fives["target"]["words"] == ["Target 100", "Target 250", "Target 500"]
+    assert fives["teams"]["words"] == ["", "Teams"]
     goat = next(v for v in listed if v["name"] == "goat")
     assert set(goat) >= {"name", "players", "options", "layout", "wins", "teams"}
     assert goat["players"] == [2, 4] and goat["layout"] == "line"

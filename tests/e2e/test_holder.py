@@ -15,6 +15,8 @@ import random
 import httpx
 
 from tests.e2e.client import Player, autoplay, create_table, join, register
+from tests.e2e.game import seat_players
+from tests.e2e.test_protocol import move_of
 from tests.servers import Server, scrape
 
 
@@ -59,3 +61,36 @@ async def test_the_process_with_every_seat_applies_the_moves(
                            for n in range(3)))
     after = [relayed(one), relayed(two)]
     assert sum(after) - sum(before) > 10, (before, after)
+
+
+async def test_a_relayed_refusal_is_said_in_the_movers_language(
+    server_pair: tuple[Server, Server],
+) -> None:
+    """The holder refuses a relayed move with its words' key and parameters, so the mover's
+    process says them in his language (PROTOCOL §2a), not in its code's general words."""
+    one, two = server_pair
+    seated = await seat_players([one, two], seats=2, rated=False)  # seat 1 joined on `two`
+    subscribe = {"type": "table.subscribe", "table_id": seated.table_id}
+    state = await seated.players[1].request(subscribe)
+    if state["view"]["turn"] == 1:  # made on `two`, so `two` stays the holder
+        assert (await seated.players[1].request(move_of(state)))["type"] == "table.state"
+    me = seated.players[0]  # on `one`: its moves go to `two`
+    await me.request({"type": "hello", "token": seated.accounts[0].token, "lang": "ru"})
+    mine = await me.request(subscribe)
+    assert mine["view"]["turn"] == 0
+    hand = set(mine["view"]["hand"])
+    on_board = {t["tile"] for t in mine["view"].get("chain", [])}
+    foreign = next(f"{a}-{b}" for a in range(7) for b in range(a, 7)
+                   if f"{a}-{b}" not in hand | on_board)
+    before = relayed(one)
+    refused = await me.request({**move_of(mine), "tile": foreign})
+    assert refused["code"] == "illegal_move", refused
+    assert refused["message"] == f"костяшки {foreign} нет у вас в руке"  # noqa: RUF001
+    await me.request({"type": "hello", "lang": "en"})
+    refused = await me.request({**move_of(mine), "tile": foreign})
+    assert refused["message"] == f"{foreign} is not in your hand"
+    # The refusals changed nothing; the move then goes through the holder as always.
+    assert (await me.request(move_of(mine)))["seq"] == mine["seq"] + 1
+    assert relayed(one) == before + 1
+    for p in [*seated.players, seated.spectator]:
+        await p.close()

@@ -265,6 +265,13 @@ async def test_a_game_and_a_reconnect_through_nginx(
     assert script.status_code == 200 and script.headers["content-encoding"] == "gzip"
     assert script.content == (REPO / "app" / "web" / "js" / "views" / "table.js").read_bytes()
     assert script.num_bytes_downloaded < len(script.content) // 2
+    # The message catalogue is a JSON module: served as JSON (a browser refuses a JSON
+    # module of another type), compressed like the scripts.
+    words = httpx.get(f"{proxy.url}/lang/ru.json", headers={"Accept-Encoding": "gzip"})
+    assert words.status_code == 200 and words.headers["content-encoding"] == "gzip"
+    assert words.headers["content-type"].startswith("application/json")
+    assert words.content == (REPO / "app" / "web" / "lang" / "ru.json").read_bytes()
+    assert words.num_bytes_downloaded < len(words.content) // 2
     variants = httpx.get(f"{proxy.url}/api/variants", headers={"Accept-Encoding": "gzip"})
     assert variants.status_code == 200 and len(variants.content) > 1024
     assert "content-encoding" not in variants.headers

@@ -243,7 +243,7 @@ def test_seating_takes_the_first_free_seat_or_the_one_asked() -> None:
     assert refusal(seating(lambda seat: PEOPLE[2], 4, DEAL), table) == "bad_request"  # no seat
 
     def refuse(checked: Table) -> None:
-        raise ServiceError("not_seated", "no", 409)
+        raise ServiceError("not_seated", "not_seated_here", 409)
 
     assert refusal(seating(lambda seat: PEOPLE[2], None, DEAL, refuse), table) == "not_seated"
 

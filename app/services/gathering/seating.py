@@ -28,7 +28,7 @@ def seated_start(deal: Deal) -> Command:
         if table.status != "waiting":
             return None
         if table.free_seats():
-            raise ServiceError("bad_request", "the table changed while it was being made", 409)
+            raise ServiceError("bad_request", "table_changed_while_made", 409)
         joins: list[TableEvent] = [{"type": "join", "round": 0, "seat": seat, "player": who.name}
                  for seat, who in enumerate(table.seats) if who is not None]
         started = begin(table, deal)
@@ -50,7 +50,7 @@ async def seat_and_start(
     try:
         normalized = validate_options(terms.variant, len(players), terms.options)
     except OptionsError as error:
-        raise ServiceError("bad_request", str(error), 422) from error
+        raise ServiceError.of_engine("bad_request", error, 422) from error
     table = new_table(
         secrets.token_hex(8) if table_id is None else table_id, players[0],
         replace(terms, seats=len(players), options=normalized), tuple(players), now_ms(),

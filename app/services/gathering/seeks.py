@@ -91,9 +91,9 @@ class Seeks:
         try:
             options = validate_options(ask.variant, ask.seats, ask.options)
         except OptionsError as error:
-            raise ServiceError("bad_request", str(error), 422) from error
+            raise ServiceError.of_engine("bad_request", error, 422) from error
         if ask.rating_range is not None and ask.rating_range[0] > ask.rating_range[1]:
-            raise ServiceError("bad_request", "rating_range: the low end is above the high", 422)
+            raise ServiceError("bad_request", "rating_range_reversed", 422)
         pool = hashlib.sha1(orjson.dumps(
             [ask.variant, ask.seats, options, ask.turn_seconds, ask.rated],
             option=orjson.OPT_SORT_KEYS)).hexdigest()
@@ -115,7 +115,7 @@ class Seeks:
         }
         kind, matched = await self.book.add(seek, now)
         if kind == "taken":
-            raise ServiceError("bad_request", "you already have an open seek", 409)
+            raise ServiceError("bad_request", "seek_open_already", 409)
         out = public_seek(seek)
         if kind == "matched":
             out["table_id"] = await self._start(matched)
@@ -138,7 +138,7 @@ class Seeks:
 
     async def cancel(self, player_id: int, seek_id: str) -> None:
         if await self.book.remove(seek_id, owner=player_id) is None:
-            raise ServiceError("not_found", f"no open seek {seek_id!r} of yours", 404)
+            raise ServiceError("not_found", "no_seek", 404, seek=seek_id)
 
     async def list_open(self) -> list[dict[str, Any]]:
         now = now_ms()

@@ -21,6 +21,7 @@ from app.domain.points import Played, standings
 from app.engine import OptionsError, validate_options
 from app.services.tables.transact import ServiceError
 from app.wire.messages import TournamentInfo, TournamentStanding
+from app.words import ErrorKey, Param
 
 FORMATS = ("swiss", "arena")
 STATUSES = ("waiting", "running", "finished")
@@ -64,11 +65,11 @@ def from_ms(ms: int) -> datetime:
 
 
 def _missing(tournament_id: str) -> ServiceError:
-    return ServiceError("not_found", f"no tournament {tournament_id!r}", 404)
+    return ServiceError("not_found", "no_tournament", 404, tournament=tournament_id)
 
 
-def _refused(message: str, status: int = 409) -> ServiceError:
-    return ServiceError("bad_request", message, status)
+def _refused(key: ErrorKey, status: int = 409, **params: Param) -> ServiceError:
+    return ServiceError("bad_request", key, status, **params)
 
 
 async def create(db: Database, creator: Member, ask: TournamentRequest, store: str
@@ -77,13 +78,13 @@ async def create(db: Database, creator: Member, ask: TournamentRequest, store: s
     try:
         options = validate_options(ask.variant, ask.seats, ask.options)
     except OptionsError as error:
-        raise _refused(str(error), 422) from error
+        raise ServiceError.of_engine("bad_request", error, 422) from error
     if ask.format == "swiss" and ask.rounds is None:
-        raise _refused("a Swiss tournament needs its number of rounds (1-15)", 422)
+        raise _refused("swiss_needs_rounds", 422)
     if ask.format == "arena" and ask.minutes is None:
-        raise _refused("an arena needs its length in minutes (5-180)", 422)
+        raise _refused("arena_needs_minutes", 422)
     if ask.max_players < ask.seats:
-        raise _refused("max_players is below the seats of one table", 422)
+        raise _refused("max_players_below_seats", 422)
     row = Tournament(
         id=secrets.token_hex(8), name=ask.name, variant=ask.variant, options=options,
         seats=ask.seats, format=ask.format, status="waiting", creator_id=creator.id,
@@ -173,12 +174,12 @@ async def join(db: Database, player: Member, tournament_id: str) -> None:
         if row is None:
             raise _missing(tournament_id)
         if row.status == "finished" or (row.status == "running" and row.format == "swiss"):
-            raise _refused("this tournament takes no more players")
+            raise _refused("tournament_closed")
         member = await tournaments.member(session, tournament_id, player.id)
         if member is not None and not member.withdrawn:
-            raise _refused("you are in this tournament already")
+            raise _refused("in_tournament_already")
         if await tournaments.active_count(session, tournament_id) >= row.max_players:
-            raise _refused("this tournament is full")
+            raise _refused("tournament_full")
         if member is not None:  # back after leaving: paired again, points kept
             member.withdrawn = False
             return
@@ -188,7 +189,7 @@ async def join(db: Database, player: Member, tournament_id: str) -> None:
         try:
             await session.flush()
         except IntegrityError as error:
-            raise _refused("you are in this tournament already") from error
+            raise _refused("in_tournament_already") from error
 
 
 async def leave(db: Database, player: Member, tournament_id: str) -> None:
@@ -200,9 +201,9 @@ async def leave(db: Database, player: Member, tournament_id: str) -> None:
             raise _missing(tournament_id)
         member = await tournaments.member(session, tournament_id, player.id)
         if member is None or member.withdrawn:
-            raise _refused("you are not in this tournament")
+            raise _refused("not_in_tournament")
         if row.status == "finished":
-            raise _refused("the tournament is over")
+            raise _refused("tournament_over")
         if row.status == "waiting":
             await tournaments.remove_member(session, tournament_id, player.id)
         else:
@@ -218,13 +219,13 @@ async def start(db: Database, player: Member | None, tournament_id: str) -> bool
         if row is None:
             raise _missing(tournament_id)
         if player is not None and player.id != row.creator_id:
-            raise _refused("only the tournament's creator starts it", 403)
+            raise _refused("only_creator_starts", 403)
         if row.status != "waiting":
-            raise _refused("the tournament has started already")
+            raise _refused("tournament_started")
         if await tournaments.active_count(session, tournament_id) < row.seats:
             if player is None:
                 return False
-            raise _refused(f"a tournament starts with at least {row.seats} players")
+            raise _refused("tournament_too_few", n=row.seats)
         ends_at = None if row.minutes is None else from_ms(
             int(now.timestamp() * 1000)
             + int(row.minutes * settings.tournament_minute_seconds * 1000))

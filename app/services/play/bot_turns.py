@@ -44,18 +44,14 @@ async def add_bot(
     """Seat a bot of `strength` at a waiting table, for a player seated there."""
     if strength not in STRENGTHS:
         raise ServiceError(
-            "bad_request", f"unknown strength {strength!r}; choose {', '.join(STRENGTHS)}", 422
+            "bad_request", "unknown_strength", 422, strength=strength, choices=", ".join(STRENGTHS)
         )
 
     def check(table: Table) -> None:
         if table.seat_of(requester_id) is None:
-            raise ServiceError("not_seated", "only a player seated at this table adds bots", 409)
+            raise ServiceError("not_seated", "bots_by_seated", 409)
         if table.rated:  # see app.services.tables.fairness
-            raise ServiceError(
-                "bad_request",
-                "a rated table is for people only; play computer players at a casual table",
-                409,
-            )
+            raise ServiceError("bad_request", "rated_people_only", 409)
 
     return await lobby.take_seat(
         store,

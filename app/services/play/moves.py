@@ -39,14 +39,14 @@ class TimedOut(ServiceError):
     unless the turn ran out while the store was away (`deadline`: when it ran out)."""
 
     def __init__(self, deadline: int) -> None:
-        super().__init__("game_over", "your time ran out", 409)
+        super().__init__("game_over", "time_ran_out", 409)
         self.deadline = deadline
 
 
 def _seat(table: Table, player_id: int) -> int:
     seat = table.seat_of(player_id)
     if seat is None:
-        raise ServiceError("not_seated", "you are not seated at this table", 409)
+        raise ServiceError("not_seated", "not_seated_here", 409)
     return seat
 
 
@@ -71,24 +71,20 @@ def move(
         parsed = given.pop() if given else None
         seat = _seat(table, player_id)
         if table.status == "finished":
-            raise ServiceError("game_over", "the game is over", 409)
+            raise ServiceError("game_over", "game_is_over", 409)
         if seq != table.version:
-            raise ServiceError(
-                "stale", f"the table is at seq {table.version}, your move was for {seq}", 409
-            )
+            raise ServiceError("stale", "stale_seq", 409, a=table.version, b=seq)
         played = game_of(table) if parsed is None else parsed
         if played is None or played.turn != seat:
-            raise ServiceError("not_your_turn", "it is not your turn", 409)
+            raise ServiceError("not_your_turn", "others_turn", 409)
         pause_left = pause_remaining(table, now)
         if pause_left > 0:
-            raise ServiceError(
-                "not_your_turn", f"the next round starts in {-(-pause_left // 1000)} s", 409
-            )
+            raise ServiceError("not_your_turn", "next_round_in", 409, n=-(-pause_left // 1000))
         # Once the pause between rounds is over, the first turn's clock has not started yet.
         deadline = None if table.next_round_at is not None else table.deadline
         if deadline is not None and now > deadline and not is_bot(table.seats[seat]):
             if outage:
-                raise ServiceError("unavailable", "the turn clocks are being restarted", 503)
+                raise ServiceError("unavailable", "clocks_restarting", 503)
             if forgiven is None or not forgiven.covers(deadline):
                 # (Bots are moved by the server; they never time out.)
                 raise TimedOut(deadline)
@@ -96,7 +92,7 @@ def move(
             extra = {k: fields[k] for k in played.move_fields if k in fields} if fields else {}
             events = played.play(seat, tile, end, **extra)
         except ValueError as error:  # IllegalMove, or a string that is not a tile of the set
-            raise ServiceError("illegal_move", str(error), 409) from error
+            raise ServiceError.of_engine("illegal_move", error, 409) from error
         return Step(table, events, played)
 
     return apply
@@ -144,18 +140,14 @@ def resignation(player_id: int) -> Command:
     def apply(table: Table) -> Step:
         seat = _seat(table, player_id)
         if table.status == "waiting":
-            raise ServiceError(
-                "bad_request",
-                "the game has not started, so there is nothing to resign; leave the table to"
-                " give up your seat", 409,
-            )
+            raise ServiceError("bad_request", "nothing_to_resign", 409)
         game = game_of(table)
         if table.status == "finished" or game is None:
-            raise ServiceError("game_over", "there is no game in progress", 409)
+            raise ServiceError("game_over", "no_game_in_progress", 409)
         try:
             events = game.timeout(seat, "resign")
         except IllegalMove as error:
-            raise ServiceError("game_over", str(error), 409) from error
+            raise ServiceError.of_engine("game_over", error, 409) from error
         return Step(table, events, game)
 
     return apply
@@ -260,10 +252,10 @@ async def chat(
     """Say `text` to everyone at the table; not a table change (no new seq)."""
     text = readable(text)
     if not text.strip():  # the client's own mistake: first of the errors (PROTOCOL §2)
-        raise ServiceError("bad_request", "chat text is empty", 422)
+        raise ServiceError("bad_request", "chat_empty", 422)
     table = await loaded(store, table_id)
     if table.seat_of(player_id) is None:
-        raise ServiceError("not_seated", "only players seated at this table can chat", 409)
+        raise ServiceError("not_seated", "chat_seated_only", 409)
     message: ChatLine = {
         "type": "chat", "table_id": table_id, "from": name, "text": text, "at": now_ms()}
     await store.publish_table(table_id, {"kind": "chat", "message": message, "origin": origin})

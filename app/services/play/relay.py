@@ -123,7 +123,10 @@ class Relay:
             raise Refused(int(reply["refused"]))
         if "error" in reply:
             error = reply["error"]
-            raise ServiceError(str(error["code"]), str(error["message"]), int(error["status"]))
+            raise ServiceError.worded(
+                str(error["code"]), str(error["message"]), int(error["status"]),
+                error.get("key"), error.get("params"),
+            )
         if charge is not None and charge.verdict is None and charge.keys:
             charge.verdict = Verdict(True, 0)  # taken by the move's write, as here
         return Relayed(int(reply["version"]))
@@ -186,7 +189,8 @@ class Relay:
             reply["refused"] = refusal.retry_ms
         except ServiceError as error:
             reply["error"] = {"code": error.code, "message": error.message,
-                              "status": error.status}
+                              "status": error.status, "key": error.key,
+                              "params": dict(error.params)}
         except Exception as error:
             # Not answered: the relaying process applies the move itself after its wait.
             log.warning("a relayed move failed here: %r", error)

@@ -66,11 +66,7 @@ class PlayerCaps:
             expires = now + self.waiting_ms
             if not await self.caps.lease(WAITING, player_id, table_id, self.max_waiting, now,
                                          expires, over):
-                raise ServiceError(
-                    "bad_request",
-                    f"you already have {self.max_waiting} tables waiting for players;"
-                    " start or leave one first", 409,
-                )
+                raise ServiceError("bad_request", "too_many_waiting", 409, n=self.max_waiting)
             await self.caps.expire_waiting_at(table_id, expires)
 
         return admit

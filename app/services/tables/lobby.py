@@ -91,9 +91,9 @@ async def create_table(
     try:
         normalized = validate_options(terms.variant, terms.seats, terms.options)
     except OptionsError as error:
-        raise ServiceError("bad_request", str(error), 422) from error
+        raise ServiceError.of_engine("bad_request", error, 422) from error
     if terms.bot_takeover and terms.rated:
-        raise ServiceError("bad_request", "only a casual (unrated) table can use bot_takeover", 422)
+        raise ServiceError("bad_request", "takeover_casual_only", 422)
     table = new_table(
         secrets.token_hex(8), _who(player), replace(terms, options=normalized),
         (_who(player), *[None] * (terms.seats - 1)), now_ms(),
@@ -136,7 +136,7 @@ async def write_new(store: LiveStore, table: Table) -> Table:
         lobby_entry=lobby_entry_changed(None, table),
     ))
     if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
-        raise ServiceError("bad_request", "could not create the table, try again", 409)
+        raise ServiceError("bad_request", "table_not_created", 409)
     return replace(table, version=version)
 
 
@@ -186,16 +186,16 @@ def seating(
     def apply(table: Table) -> Step:
         check(table)
         if table.status != "waiting":
-            raise ServiceError("bad_request", "the game has already started", 409)
+            raise ServiceError("bad_request", "game_started", 409)
         free = table.free_seats()
         if not free:
-            raise ServiceError("bad_request", "the table is full", 409)
+            raise ServiceError("bad_request", "table_full", 409)
         if seat is None:
             chosen = free[0]
         elif not 0 <= seat < table.players:
-            raise ServiceError("bad_request", f"there is no seat {seat}", 409)
+            raise ServiceError("bad_request", "no_seat", 409, seat=seat)
         elif seat not in free:
-            raise ServiceError("bad_request", f"seat {seat} is taken", 409)
+            raise ServiceError("bad_request", "seat_taken", 409, seat=seat)
         else:
             chosen = seat
         seated = who(chosen)
@@ -225,7 +225,7 @@ async def join(
 
     def check(table: Table) -> None:
         if table.seat_of(player.id) is not None:
-            raise ServiceError("bad_request", "you are already seated at this table", 409)
+            raise ServiceError("bad_request", "seated_already", 409)
 
     return await take_seat(store, table_id, lambda _seat: _who(player), seat, check=check)
 
@@ -251,7 +251,7 @@ async def take_seat(
 def _seat(table: Table, player_id: int) -> int:
     seat = table.seat_of(player_id)
     if seat is None:
-        raise ServiceError("not_seated", "you are not seated at this table", 409)
+        raise ServiceError("not_seated", "not_seated_here", 409)
     return seat
 
 
@@ -262,7 +262,7 @@ def rematch_offer(player_id: int, new_table_id: str) -> Command:
     def apply(table: Table) -> Step | None:
         seat = _seat(table, player_id)
         if table.status != "finished":
-            raise ServiceError("bad_request", "a rematch is offered once the game is over", 409)
+            raise ServiceError("bad_request", "rematch_after_game", 409)
         offer = table.rematch or Rematch()
         offers = tuple(sorted({*offer.offers, seat}))
         if offer.new_table_id is not None or offers == offer.offers:
@@ -316,7 +316,7 @@ def departure(player: Player) -> Command:
         if table.status == "playing":
             return resigns(table)
         if table.status == "finished":
-            raise ServiceError("game_over", "the game is over", 409)
+            raise ServiceError("game_over", "game_is_over", 409)
         table = table.with_seat(seat, None)
         if not table.people():  # nobody left
             return REMOVE

@@ -16,6 +16,7 @@ from typing import Any, cast
 from app.engine import VARIANTS, Game, game_from_dict
 from app.live.ratelimit import Charge
 from app.live.store import Announcer, LiveStore, Write, dumps
+from app.services.errors import ServiceError as ServiceError  # imported from here too
 from app.services.tables.bot_seats import wake_at
 from app.services.tables.events import TableEvent
 from app.services.tables.fairness import with_reason
@@ -34,18 +35,8 @@ FINISHED_KEEP_SECONDS = 3600
 LOG_LENGTH = 16
 
 
-class ServiceError(Exception):
-    """A refused command: `code` is the PROTOCOL §2 error code, `status` the HTTP one."""
-
-    def __init__(self, code: str, message: str, status: int) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-
 def not_found(table_id: str) -> ServiceError:
-    return ServiceError("not_found", f"no table {table_id!r}", 404)
+    return ServiceError("not_found", "no_table", 404, table=table_id)
 
 
 def now_ms() -> int:
@@ -430,5 +421,5 @@ async def transact(
             if done is not None:
                 return done
         if not retry:
-            raise ServiceError("stale", "the table changed meanwhile, look again", 409)
-    raise ServiceError("bad_request", "the table is busy, try again", 409)
+            raise ServiceError("stale", "table_changed", 409)
+    raise ServiceError("bad_request", "table_busy", 409)

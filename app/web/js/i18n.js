@@ -1,15 +1,16 @@
-// The message catalogue: every word the client shows, in English, Russian, Thai,
+// The message catalogue (app/web/lang/<code>.json, which the server reads too for its
+// error messages): every word the client shows, in English, Russian, Thai,
 // Persian (right to left) and Lao. The language comes from the player's choice
 // (remembered), else from the browser's languages, else English.
 //
 // t("key", {name: "masha"}) fills {name}; a key whose value is an object of plural
 // forms ({one, few, many, other}) takes the form for params.n by Intl.PluralRules.
 
-import en from "./lang/en.js";
-import fa from "./lang/fa.js";
-import lo from "./lang/lo.js";
-import ru from "./lang/ru.js";
-import th from "./lang/th.js";
+import en from "../lang/en.json" with { type: "json" };
+import fa from "../lang/fa.json" with { type: "json" };
+import lo from "../lang/lo.json" with { type: "json" };
+import ru from "../lang/ru.json" with { type: "json" };
+import th from "../lang/th.json" with { type: "json" };
 
 export const CATALOGUE = { en, ru, th, fa, lo };
 export const LANGUAGES = [
