@@ -763,6 +763,37 @@ def test_a_move_that_comes_before_the_whole_log_does_not_stand_for_it(
     watcher.assert_clean()
 
 
+def test_the_board_and_its_end_buttons_stay_while_people_come_and_go(
+    server: Server, open_tab
+) -> None:
+    """A socket coming to a table in play changes nothing its board shows, so the board is
+    left as it is. Drawn anew at every presence, an end button pressed on the old board and
+    released on the new one was no click, and the move was never sent."""
+    a, b, table_id, _ = seated_pair(open_tab, server, turn=120)
+    on_board = "[data-testid=board] .chain-tile"
+    play_until([a, b], lambda: all(tab.page.locator(on_board).count() for tab in (a, b)))
+    presences: dict[str, list[object]] = {"a": [], "b": []}
+    for key, tab in (("a", a), ("b", b)):
+        tab.page.on("websocket", lambda ws, key=key: ws.on(
+            "framereceived", lambda frame: presences[key].append(frame)
+            if "table.presence" in str(frame) else None))
+        tab.page.reload()
+        expect(tab.page.locator(on_board).first).to_be_visible()
+        tab.page.locator(on_board).first.evaluate("e => { e.kept = true; }")
+    seen = {key: len(frames) for key, frames in presences.items()}
+    with ws_connect(server.ws_url) as watcher:
+        watcher.send(json.dumps({"type": "table.subscribe", "table_id": table_id, "id": 1}))
+        deadline = time.monotonic() + 10
+        while any(len(presences[key]) == seen[key] for key in presences):
+            assert time.monotonic() < deadline, "the new spectator was never announced"
+            a.page.wait_for_timeout(50)
+        a.page.wait_for_timeout(200)  # the pages have drawn the news by now
+        for tab in (a, b):
+            assert tab.page.locator(on_board).first.evaluate("e => e.kept === true")
+    for tab in (a, b):
+        tab.assert_clean()
+
+
 def test_a_waiting_table_keeps_its_join_button_while_people_come_and_go(
     server: Server, open_tab
 ) -> None:

@@ -2,15 +2,29 @@
 // selected tile, and the points scored during play popping up where they were made.
 
 import { renderLayout } from "../board.js";
-import { h } from "../dom.js";
+import { h, widthOf } from "../dom.js";
 import { signedNum } from "../i18n.js";
 import { endChoices, play } from "./moves.js";
+
+// What each board element was last drawn from. A board is drawn again only when what it
+// shows changes: a presence (a socket coming to the table) or a chat line leaves it as it
+// is, so an end button pressed on it is still the same button when it is released (drawn
+// anew in between, the click was lost and the move never sent).
+const drawn = new WeakMap();
 
 export function renderBoard(ctx) {
   const { state } = ctx;
   const v = ctx.view();
+  const board = ctx.el.board;
   const choices = endChoices(ctx, true);
-  renderLayout(ctx.el.board, v.layout, v.chain, {
+  const now = Date.now();
+  state.pops = state.pops.filter((p) => p.until > now);
+  const key = JSON.stringify([v.layout, v.chain, v.ends, v.you, v.markers, v.open_double, v.legal,
+    (v.seats || []).map(({ connected, ...seat }) => seat), choices, state.lastTile,
+    state.pops.map((p) => [p.tile, p.text]), widthOf(board), document.documentElement.lang]);
+  if (drawn.get(board) === key) return;
+  drawn.set(board, key);
+  renderLayout(board, v.layout, v.chain, {
     choices, onChoose: (end) => play(ctx, state.selected, end), ends: v.ends, view: v, last: state.lastTile,
   });
   renderPops(ctx);
@@ -20,8 +34,6 @@ export function renderBoard(ctx) {
 function renderPops(ctx) {
   const { state } = ctx;
   const board = ctx.el.board;
-  const now = Date.now();
-  state.pops = state.pops.filter((p) => p.until > now);
   for (const p of state.pops) {
     const tile = board.querySelector(`.chain-tile[data-tile="${CSS.escape(p.tile)}"]`);
     if (!tile) continue;
