@@ -99,11 +99,17 @@ async def _open_when_free(server: Server, address: str) -> websockets.ClientConn
 
 
 async def _answers_ping(ws: websockets.ClientConnection) -> bool:
-    await ws.send(json.dumps({"type": "ping", "id": 1}))
-    while True:
-        reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
-        if reply.get("id") == 1 or reply["type"] == "error":
-            return bool(reply["type"] == "pong")
+    """Whether the socket is served. A refused one is told so and closed (1013) at once:
+    the close may come before the ping is sent or after; either way it is not served."""
+    try:
+        await ws.send(json.dumps({"type": "ping", "id": 1}))
+        while True:
+            reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if reply.get("id") == 1 or reply["type"] == "error":
+                return bool(reply["type"] == "pong")
+    except websockets.ConnectionClosedError as closed:
+        assert closed.rcvd is not None and closed.rcvd.code == 1013, closed
+        return False
 
 
 async def test_anonymous_sockets_per_address_are_capped_across_processes(
