@@ -10,9 +10,11 @@ when it reconnects: app.live.channels) is handed to the channel's handler as
 
 Messages arrive as bytes: a change's announcement goes to its handler as `Announced`, its
 header read and nothing else (older versions, and this process's own, are dropped before
-that); any other message as its parsed JSON. A change that carries out a request of this
-process's (its header `answers` names it: a relayed move) is first handed to `on_answer`,
-whatever its version; whoever waits for that answer resumes after the change is handled.
+that); any other message as its parsed JSON, read by its channel's reader
+(app.wire.notes: one of the channel's TypedDicts, or dropped if it is none of them). A
+change that carries out a request of this process's (its header `answers` names it: a
+relayed move) is first handed to `on_answer`, whatever its version; whoever waits for that
+answer resumes after the change is handled.
 """
 
 from __future__ import annotations
@@ -20,25 +22,34 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.store import Announced, LiveStore, announced
+from app.wire.messages import Resubscribed
+from app.wire.notes import (
+    LOBBY_NOTES,
+    RESUBSCRIBED,
+    TABLE_NOTES,
+    LobbyNoteIn,
+    Reader,
+    TableNoteIn,
+)
 
 log = logging.getLogger(__name__)
 
-Message = dict[str, Any] | Announced
-# A channel's handler; a table channel's (`add_table`) also gets its change announcements.
-Handler = Callable[[dict[str, Any]], None]
+T = TypeVar("T")
+# What a table channel's handler (`add_table`) gets: its notes and its change announcements.
+Message = TableNoteIn | Resubscribed | Announced
 TableHandler = Callable[[Message], None]
+LobbyHandler = Callable[[LobbyNoteIn | Resubscribed], None]
 # The newest table version a handler already has: older change announcements are dropped
 # before their state is parsed (the process that made a change has shown it already).
 Seen = Callable[[], int]
 # Takes a change made for this process: the request it answers, and the change.
 OnAnswer = Callable[[str, Announced], None]
-RESUBSCRIBED: dict[str, Any] = {"kind": "resubscribed"}
 SUBSCRIBE_TIMEOUT_SECONDS = 10.0
 
 
@@ -46,35 +57,39 @@ class Hub:
     def __init__(self, store: LiveStore) -> None:
         self.store = store
         self._handlers: dict[str, Callable[[Any], None]] = {}
+        self._readers: dict[str, Reader[Any]] = {}
         self._seen: dict[str, Seen] = {}
         self._waiting: dict[str, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()
         self._channels = store.channels(self._on_reply, lambda: list(self._handlers))
         self.on_answer: OnAnswer | None = None
 
-    async def start(self, lobby_handler: Handler) -> None:
+    async def start(self, lobby_handler: LobbyHandler) -> None:
         # The lobby channel is always subscribed, so the connection exists from the start.
         self._channels.start()
-        await self.add(self.store.keys.lobby_channel, lobby_handler)
+        await self.add(self.store.keys.lobby_channel, lobby_handler, LOBBY_NOTES)
 
     async def stop(self) -> None:
         await self._channels.stop()
 
-    async def add(self, channel: str, handler: Handler) -> None:
-        """Hand `channel`'s messages to `handler`; returns when Redis has subscribed us.
+    async def add(self, channel: str, handler: Callable[[T | Resubscribed], None],
+                  reader: Reader[T]) -> None:
+        """Hand `channel`'s messages, read by `reader`, to `handler`; returns when Redis
+        has subscribed us.
 
         A subscription that meets a dropped connection is tried again on the new one."""
-        await self._subscribe(channel, handler, None)
+        await self._subscribe(channel, handler, reader, None)
 
     async def add_table(self, channel: str, handler: TableHandler, seen: Seen) -> None:
         """`add` for a table's channel: its change announcements newer than `seen()` that
         another process made go to `handler` too."""
-        await self._subscribe(channel, handler, seen)
+        await self._subscribe(channel, handler, TABLE_NOTES, seen)
 
     async def _subscribe(self, channel: str, handler: Callable[[Any], None],
-                         seen: Seen | None) -> None:
+                         reader: Reader[Any], seen: Seen | None) -> None:
         async with self._lock:
             self._handlers[channel] = handler
+            self._readers[channel] = reader
             if seen is not None:
                 self._seen[channel] = seen
             waiter = self._waiting.get(channel)
@@ -96,12 +111,14 @@ class Hub:
         if self._waiting.get(channel) is waiter:
             del self._waiting[channel]
             self._handlers.pop(channel, None)
+            self._readers.pop(channel, None)
             self._seen.pop(channel, None)
             self._channels.unsubscribe(channel)
 
     async def remove(self, channel: str) -> None:
         async with self._lock:
             if self._handlers.pop(channel, None) is not None:
+                self._readers.pop(channel, None)
                 self._waiting.pop(channel, None)
                 self._seen.pop(channel, None)
                 self._channels.unsubscribe(channel)
@@ -111,7 +128,7 @@ class Hub:
         handler = self._handlers.get(channel)
         if handler is None:
             return
-        payload: Message
+        payload: object
         if kind == b"message":
             if isinstance(data, str):
                 data = data.encode()
@@ -129,11 +146,13 @@ class Hub:
                 payload = change
             else:
                 try:
-                    payload = orjson.loads(data)
+                    read = self._readers[channel].read(orjson.loads(data))
                 except (TypeError, ValueError):
+                    read = None
+                if read is None:
+                    log.warning("a message of no known shape on %s was dropped", channel)
                     return
-                if not isinstance(payload, dict):
-                    return
+                payload = read
         elif kind == b"subscribe":
             waiter = self._waiting.pop(channel, None)
             if waiter is not None:

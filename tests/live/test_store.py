@@ -12,6 +12,7 @@ import pytest
 
 from app.live.hub import Hub, Message
 from app.live.store import Announced, Announcement, LiveStore, Outage, Write, connect, dumps
+from app.wire.notes import TABLE_NOTES
 
 
 @pytest.fixture(params=["redis", "embedded"])
@@ -239,15 +240,11 @@ async def test_spectators_are_counted_over_every_process_and_the_total_announced
     store: LiveStore,
 ) -> None:
     hub = Hub(store)
-    heard: list[dict[str, Any]] = []
-
-    def on_lobby(message: dict[str, Any]) -> None:
-        return None
-
-    await hub.start(on_lobby)
+    heard: list[object] = []
+    await hub.start(lambda message: None)
     tid = secrets.token_hex(4)
     try:
-        await hub.add(store.keys.table_channel(tid), heard.append)
+        await hub.add(store.keys.table_channel(tid), heard.append, TABLE_NOTES)
         now = 10_000
         assert await store.count_spectators(tid, "a", 3, now, now + 30_000, 60) == 3
         assert await store.count_spectators(tid, "b", 2, now, now + 30_000, 60) == 5

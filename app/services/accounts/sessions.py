@@ -36,6 +36,8 @@ from app.live.hub import Hub
 from app.live.sessions import SessionCache
 from app.live.store import LiveStore
 from app.services.accounts.credentials import PlayerRef
+from app.wire.messages import Resubscribed, Revoked
+from app.wire.notes import SESSION_NOTES
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +103,7 @@ class Sessions:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self, hub: Hub) -> None:
-        await hub.add(self.cache.channel, self._on_message)
+        await hub.add(self.cache.channel, self._on_message, SESSION_NOTES)
 
     async def stop(self) -> None:
         for task in list(self._tasks):
@@ -219,12 +221,10 @@ class Sessions:
             for socket in self._sockets.pop(session_id, set()):
                 socket.revoked()
 
-    def _on_message(self, message: dict[str, Any]) -> None:
-        if message.get("kind") == "revoked":
-            ids = message.get("sessions")
-            if isinstance(ids, list):
-                self._close(str(sid) for sid in ids)
-        elif message.get("kind") == "resubscribed":
+    def _on_message(self, message: Revoked | Resubscribed) -> None:
+        if message["kind"] == "revoked":
+            self._close(message["sessions"])
+        elif message["kind"] == "resubscribed":
             task = asyncio.create_task(self._recheck())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

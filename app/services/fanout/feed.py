@@ -39,7 +39,8 @@ from app.services.fanout.snapshot import _UNPARSED, Snapshot, load_snapshot
 from app.services.fanout.watch import Subscriber, Watch
 from app.services.tables.lobby import list_tables
 from app.services.tables.table import Table
-from app.wire.messages import LobbyRemove, LobbyUpdate, TableInfo
+from app.wire.messages import LobbyRemove, LobbyUpdate, Resubscribed, TableInfo
+from app.wire.notes import LobbyNoteIn
 
 __all__ = ["PRESENCE_REFRESH_SECONDS", "Feed", "Snapshot", "Subscriber"]
 
@@ -245,12 +246,10 @@ class Feed:
                 if watch.advance(snapshot):
                     self._after_change(watch, snapshot)
             return
-        kind = message.get("kind")
-        if kind in ("presence", "spectators"):
-            seats = message.get("seats")
-            if isinstance(seats, list):
-                watch.connected = {s for s in seats if isinstance(s, int)}
-            if isinstance(message.get("count"), int):
+        if message["kind"] == "presence" or message["kind"] == "spectators":
+            if message["kind"] == "presence":
+                watch.connected = set(message["seats"])
+            else:
                 watch.spectators = message["count"]
             if watch.latest is not None:
                 latest = watch.latest
@@ -260,17 +259,17 @@ class Feed:
                                 spectators=watch.spectators_now()).presence_message()
                 for sub in list(watch.subs):
                     sub.offer(note)
-        elif kind == "notice":  # a message for every watcher, not a change of the table
+        elif message["kind"] == "notice":  # a message for every watcher, not a change
             for sub in list(watch.subs):
                 sub.offer(message["message"])
-        elif kind == "chat":
+        elif message["kind"] == "chat":
             for sub in list(watch.subs):
-                if sub.conn_id != message.get("origin"):
+                if sub.conn_id != message["origin"]:
                     sub.offer(message["message"])
-        elif kind == "removed":
+        elif message["kind"] == "removed":
             for sub in list(watch.subs):
                 sub.offer({"type": "table.removed", "table_id": watch.table_id})
-        elif kind == "resubscribed":
+        elif message["kind"] == "resubscribed":
             self._spawn(self.resync(watch.table_id), f"resync of table {watch.table_id}")
 
     async def resync(self, table_id: str) -> None:
@@ -312,22 +311,17 @@ class Feed:
                 return snapshot
         return None
 
-    def _on_lobby(self, message: dict[str, Any]) -> None:
-        if message.get("kind") == "resubscribed":
+    def _on_lobby(self, message: LobbyNoteIn | Resubscribed) -> None:
+        if message["kind"] == "resubscribed":
             self._spawn(self._resync_lobby(), "lobby resync")
             return
         if not self.lobby:
             return
-        table_id = message.get("table_id")
-        if not isinstance(table_id, str):
-            return
         note: LobbyUpdate | LobbyRemove
-        if message.get("kind") == "remove":
-            note = {"type": "lobby.remove", "table_id": table_id}
-        elif isinstance(message.get("table"), dict):
-            note = {"type": "lobby.update", "table": message["table"]}
+        if message["kind"] == "remove":
+            note = {"type": "lobby.remove", "table_id": message["table_id"]}
         else:
-            return
+            note = {"type": "lobby.update", "table": message["table"]}
         for sub in list(self.lobby):
             sub.offer(note)
 

@@ -3,11 +3,12 @@ one channel every process reads, and handed to the sockets of those players it h
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
-from app.wire.messages import Notice, PlayerNotice, ServerMessage
+from app.wire.messages import Notice, PlayerNotice, Resubscribed, ServerMessage
+from app.wire.notes import PLAYER_NOTES, resubscribed
 
 
 class Recipient(Protocol):
@@ -25,7 +26,7 @@ class PlayerNotices:
         self.channel = f"{store.keys.prefix}:ch:players"
 
     async def start(self) -> None:
-        await self.hub.add(self.channel, self._on_message)
+        await self.hub.add(self.channel, self._on_message, PLAYER_NOTES)
 
     def add(self, socket: Recipient) -> None:
         self.sockets.add(socket)
@@ -38,12 +39,10 @@ class PlayerNotices:
         notice: PlayerNotice = {"players": player_ids, "message": message}
         await self.store.command("PUBLISH", self.channel, dumps(notice))
 
-    def _on_message(self, payload: dict[str, Any]) -> None:
-        players = payload.get("players")
-        message = payload.get("message")
-        if not isinstance(players, list) or not isinstance(message, dict):
+    def _on_message(self, payload: PlayerNotice | Resubscribed) -> None:
+        if resubscribed(payload):
             return  # a resubscription: nothing was kept to tell again
-        wanted = set(players)
+        wanted = set(payload["players"])
         for socket in list(self.sockets):
             if socket.player_id in wanted:
-                socket.offer(payload["message"])  # a `Notice`, as `tell` sent it
+                socket.offer(payload["message"])

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
 from app.services.gathering import tournaments
-from app.wire.messages import ServerMessage, TournamentInfo, TournamentNote, TournamentUpdate
+from app.wire.messages import (
+    Resubscribed,
+    ServerMessage,
+    TournamentInfo,
+    TournamentNote,
+    TournamentUpdate,
+)
+from app.wire.notes import TOURNAMENT_NOTES, resubscribed
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +41,7 @@ class TournamentFeed:
         self._resyncs: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        await self.hub.add(self.channel, self._on_message)
+        await self.hub.add(self.channel, self._on_message, TOURNAMENT_NOTES)
 
     async def subscribe(self, follower: Follower, tournament_id: str) -> TournamentInfo:
         """Follow the tournament; returns it as it is now (raises if there is none)."""
@@ -62,18 +69,15 @@ class TournamentFeed:
                                 "tournament": await tournaments.describe(self.db, tournament_id)}
         await self.store.command("PUBLISH", self.channel, dumps(note))
 
-    def _on_message(self, payload: dict[str, Any]) -> None:
-        if payload.get("kind") == "resubscribed":
+    def _on_message(self, payload: TournamentNote | Resubscribed) -> None:
+        if resubscribed(payload):
             task = asyncio.create_task(self._resync())
             self._resyncs.add(task)
             task.add_done_callback(self._resyncs.discard)
             return
-        tournament_id = payload.get("tournament_id")
-        if not isinstance(tournament_id, str) or not isinstance(payload.get("tournament"), dict):
-            return
         message: TournamentUpdate = {"type": "tournament.update",
                                      "tournament": payload["tournament"]}
-        for follower in list(self.followers.get(tournament_id, ())):
+        for follower in list(self.followers.get(payload["tournament_id"], ())):
             follower.offer(message)
 
     async def _resync(self) -> None:

@@ -31,7 +31,7 @@ import itertools
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from app.live.hub import Hub
 from app.live.ratelimit import Charge, Refused, Verdict
@@ -41,7 +41,8 @@ from app.services.fanout.feed import Feed
 from app.services.play import moves
 from app.services.tables.settle import settled
 from app.services.tables.transact import ServiceError
-from app.wire.messages import PlayedReply, RelayedPlay
+from app.wire.messages import PlayedReply, RelayedPlay, Resubscribed
+from app.wire.notes import PROCESS_NOTES, ProcessNote
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class Unanswered:
     listened for (`Relay.applied_late`) until `Relay.forget`."""
 
     rid: str
-    answer: asyncio.Future[dict[str, Any]]
+    answer: asyncio.Future[PlayedReply]
 
 
 class Relay:
@@ -75,12 +76,12 @@ class Relay:
         self.finisher = finisher
         self.channel = store.keys.process_channel(store.writer_prefix)
         self._ids = itertools.count(1)
-        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._waiting: dict[str, asyncio.Future[PlayedReply]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         self.hub.on_answer = self._answered
-        await self.hub.add(self.channel, self._on_message)
+        await self.hub.add(self.channel, self._on_message, PROCESS_NOTES)
 
     async def stop(self) -> None:
         await self.hub.remove(self.channel)
@@ -96,13 +97,13 @@ class Relay:
         refusals are raised as they would be here."""
         # The request's name: this process's writer prefix first, so its answer is known here.
         rid = f"{self.store.writer_prefix}.{next(self._ids)}"
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[PlayedReply] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = answer
         late = False
         request: RelayedPlay = {
             "kind": "play", "rid": rid, "reply_to": self.channel, "player": player_id,
             "table_id": table_id, "tile": tile, "end": end, "seq": seq,
-            "fields": dict(fields or {}),
+            "fields": dict(fields or {}),  # JSON values: the move's fields as it came
             "charge": None if charge is None else [list(charge.keys), list(charge.args)],
         }
         try:
@@ -119,17 +120,17 @@ class Relay:
                 self._waiting.pop(rid, None)
         if "refused" in reply:
             if charge is not None:
-                charge.verdict = Verdict(False, int(reply["refused"]))
-            raise Refused(int(reply["refused"]))
+                charge.verdict = Verdict(False, reply["refused"])
+            raise Refused(reply["refused"])
         if "error" in reply:
             error = reply["error"]
-            raise ServiceError.worded(
-                str(error["code"]), str(error["message"]), int(error["status"]),
-                error.get("key"), error.get("params"),
-            )
+            raise ServiceError.worded(error["code"], error["message"], error["status"],
+                                      error.get("key"), error.get("params"))
+        if "version" not in reply:
+            return None  # an answer of no use: apply it here, where the CAS decides
         if charge is not None and charge.verdict is None and charge.keys:
             charge.verdict = Verdict(True, 0)  # taken by the move's write, as here
-        return Relayed(int(reply["version"]))
+        return Relayed(reply["version"])
 
     async def applied_late(self, unanswered: Unanswered) -> int | None:
         """The version the holder wrote for a move it did not answer in time, if it applied
@@ -140,8 +141,7 @@ class Relay:
             reply = await asyncio.wait_for(asyncio.shield(unanswered.answer), RELAY_SECONDS)
         except TimeoutError:
             return None
-        version = reply.get("version")
-        return version if isinstance(version, int) else None
+        return reply.get("version")
 
     def forget(self, unanswered: Unanswered) -> None:
         """Stop listening for a late answer."""
@@ -152,36 +152,36 @@ class Relay:
         """The change a relayed move made, announced (see `Hub.on_answer`)."""
         answer = self._waiting.get(rid)
         if answer is not None and not answer.done():
-            answer.set_result({"version": change.version})
+            answer.set_result({"kind": "played", "rid": rid, "version": change.version})
 
-    def _on_message(self, message: dict[str, Any]) -> None:
-        kind = message.get("kind")
-        if kind == "play":
+    def _on_message(self, message: ProcessNote | Resubscribed) -> None:
+        if message["kind"] == "play":
             task = asyncio.create_task(self._apply(message))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        elif kind == "played":
-            answer = self._waiting.get(str(message.get("rid")))
+        elif message["kind"] == "played":
+            answer = self._waiting.get(message["rid"])
             if answer is not None and not answer.done():
                 answer.set_result(message)
 
-    async def _apply(self, message: dict[str, Any]) -> None:
+    async def _apply(self, message: RelayedPlay) -> None:
         """A move another process relayed: applied here as one of this process's own."""
-        reply: PlayedReply = {"kind": "played", "rid": str(message.get("rid"))}
+        rid = message["rid"]
+        reply: PlayedReply = {"kind": "played", "rid": rid}
         charge = None
         try:
-            table_id, seq = str(message["table_id"]), int(message["seq"])
-            if message.get("charge") is not None:
+            table_id, seq = message["table_id"], message["seq"]
+            if message["charge"] is not None:
                 keys, args = message["charge"]
-                charge = Charge(list(keys), list(args))
+                charge = Charge(cast(list[str], keys), cast(list[float], args))
             known = self.feed.latest(table_id)
             if known is not None and known.version != seq:
                 known = None
             change = await settled(moves.play(
-                self.store, int(message["player"]), table_id, str(message["tile"]),
-                message.get("end"), seq, None if known is None else known.table,
-                None if known is None else known.take_game(), message.get("fields"), charge,
-                answers=str(message.get("rid"))), self.finisher)
+                self.store, message["player"], table_id, message["tile"], message["end"],
+                seq, None if known is None else known.table,
+                None if known is None else known.take_game(), message["fields"], charge,
+                answers=rid), self.finisher)
             if change.published:
                 return  # its announcement answers the relaying process
             reply["version"] = change.version
@@ -196,6 +196,6 @@ class Relay:
             log.warning("a relayed move failed here: %r", error)
             return
         try:
-            await self.store.command("PUBLISH", str(message["reply_to"]), dumps(reply))
+            await self.store.command("PUBLISH", message["reply_to"], dumps(reply))
         except Exception as error:
             log.warning("could not answer a relayed move: %r", error)
