@@ -13,6 +13,7 @@ from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
 from app.services.gathering.seeks import SeekRequest
 from app.services.tables.transact import ServiceError
+from app.wire.answers import SeekInfo, SeekOpened
 
 router = APIRouter(prefix="/api/seeks", tags=["seeks"])
 
@@ -28,8 +29,9 @@ class SeekCreate(BaseModel):
     rating_range: list[int | float] | None = Field(None, min_length=2, max_length=2)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 409, 422))
-async def open_seek(body: SeekCreate, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
+@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 409, 422),
+             response_model=None)
+async def open_seek(body: SeekCreate, player: LimitedPlayer, live: LiveDep) -> SeekOpened:
     span = None if body.rating_range is None else \
         (float(body.rating_range[0]), float(body.rating_range[1]))
     ask = SeekRequest(body.variant, body.seats, body.options, body.turn_seconds, body.rated, span)
@@ -39,8 +41,8 @@ async def open_seek(body: SeekCreate, player: LimitedPlayer, live: LiveDep) -> d
         raise Refusal.of(error) from error
 
 
-@router.get("")
-async def list_seeks(live: LiveDep) -> list[dict[str, Any]]:
+@router.get("", response_model=None)
+async def list_seeks(live: LiveDep) -> list[SeekInfo]:
     return await live.seeks.list_open()
 
 

@@ -18,6 +18,8 @@ from app.services.runtime import LiveTables
 from app.services.tables import lobby
 from app.services.tables.settle import settled
 from app.services.tables.transact import ServiceError, public_table
+from app.wire.answers import Left, Seated, SeatedBot, TableLog
+from app.wire.messages import RematchOffer, TableInfo
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -68,8 +70,9 @@ def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"model": Detail} for code in (*codes, 503)}
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401))
-async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
+@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401),
+             response_model=None)
+async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) -> TableInfo:
     with _refusals():
         terms = lobby.Terms(
             variant=body.variant,
@@ -82,24 +85,24 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             round_pause_seconds=body.round_pause_seconds,
             private=body.private,
         )
-        return dict(await lobby.create_table(live.store, player, terms,
-                                             admit=live.caps.admit_table(player.id)))
+        return await lobby.create_table(live.store, player, terms,
+                                        admit=live.caps.admit_table(player.id))
 
 
-@router.get("")
-async def list_tables(live: LiveDep) -> list[dict[str, Any]]:
+@router.get("", response_model=None)
+async def list_tables(live: LiveDep) -> list[TableInfo]:
     with _refusals():
-        return [dict(table) for table in await lobby.list_tables(live.store)]
+        return await lobby.list_tables(live.store)
 
 
-@router.get("/{table_id}", responses=_failures(404))
-async def get_table(table_id: str, live: LiveDep) -> dict[str, Any]:
+@router.get("/{table_id}", responses=_failures(404), response_model=None)
+async def get_table(table_id: str, live: LiveDep) -> TableInfo:
     with _refusals():
-        return dict(await lobby.get_table(live.store, table_id))
+        return await lobby.get_table(live.store, table_id)
 
 
-@router.get("/{table_id}/log", responses=_failures(404))
-async def table_log(table_id: str, live: LiveDep) -> dict[str, Any]:
+@router.get("/{table_id}/log", responses=_failures(404), response_model=None)
+async def table_log(table_id: str, live: LiveDep) -> TableLog:
     """The events of the table's current game from its start, as its sockets were sent
     them: the log of a spectator who arrives mid-game, or of a player in a new tab."""
     with _refusals():
@@ -109,10 +112,10 @@ async def table_log(table_id: str, live: LiveDep) -> dict[str, Any]:
     return found.to_dict()
 
 
-@router.post("/{table_id}/join", responses=_failures(401, 404, 409))
+@router.post("/{table_id}/join", responses=_failures(401, 404, 409), response_model=None)
 async def join_table(
     table_id: str, player: LimitedPlayer, live: LiveDep, body: JoinRequest | None = None
-) -> dict[str, int]:
+) -> Seated:
     with _refusals():
         seat, _change = await lobby.join(
             live.store, player, table_id, None if body is None else body.seat
@@ -120,25 +123,25 @@ async def join_table(
     return {"seat": seat}
 
 
-@router.post("/{table_id}/leave", responses=_failures(401, 404, 409))
-async def leave_table(table_id: str, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
+@router.post("/{table_id}/leave", responses=_failures(401, 404, 409), response_model=None)
+async def leave_table(table_id: str, player: LimitedPlayer, live: LiveDep) -> Left:
     with _refusals():
         change = await settled(lobby.leave(live.store, player, table_id), live.finisher)
     return {"left": True, "table": None if change is None else public_table(change.table)}
 
 
-@router.post("/{table_id}/rematch", responses=_failures(401, 404, 409))
-async def rematch(table_id: str, player: LimitedPlayer, live: LiveDep) -> dict[str, Any]:
+@router.post("/{table_id}/rematch", responses=_failures(401, 404, 409), response_model=None)
+async def rematch(table_id: str, player: LimitedPlayer, live: LiveDep) -> RematchOffer:
     """Offer to play again at a finished table (PROTOCOL §2a)."""
     with _refusals():
         offer = await lobby.rematch(live.store, player, table_id)
     return {"offers": offer["offers"], "new_table_id": offer["new_table_id"]}
 
 
-@router.post("/{table_id}/bots", responses=_failures(401, 404, 409))
+@router.post("/{table_id}/bots", responses=_failures(401, 404, 409), response_model=None)
 async def add_bot(
     table_id: str, body: BotRequest, player: LimitedPlayer, live: LiveDep
-) -> dict[str, Any]:
+) -> SeatedBot:
     """Seat a computer player of the given strength at a waiting table you sit at."""
     with _refusals():
         seat, change = await bot_turns.add_bot(

@@ -16,6 +16,8 @@ from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
 from app.services.gathering import tournaments
 from app.services.tables.transact import ServiceError
+from app.wire.answers import TournamentListed
+from app.wire.messages import TournamentInfo
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -45,9 +47,10 @@ def _refusals() -> Iterator[None]:
         raise Refusal.of(error) from error
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 422))
+@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 422),
+             response_model=None)
 async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
-                 live: LiveDep) -> dict[str, Any]:
+                 live: LiveDep) -> TournamentInfo:
     ask = tournaments.TournamentRequest(
         name=body.name, variant=body.variant, options=body.options, seats=body.seats,
         format=body.format, minutes=body.minutes, rounds=body.rounds,
@@ -55,45 +58,45 @@ async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
         rated=body.rated, starts_at=body.starts_at, max_players=body.max_players,
         private=body.private)
     with _refusals():
-        return dict(await tournaments.create(db, player, ask, live.store.keys.prefix))
+        return await tournaments.create(db, player, ask, live.store.keys.prefix)
 
 
-@router.get("")
+@router.get("", response_model=None)
 async def listing(db: DatabaseDep, status: Literal["waiting", "running", "finished"] | None
-                  = None) -> list[dict[str, Any]]:
+                  = None) -> list[TournamentListed]:
     return await tournaments.listing(db, status)
 
 
-@router.get("/{tournament_id}", responses=_failures(404))
-async def read(tournament_id: str, db: DatabaseDep) -> dict[str, Any]:
+@router.get("/{tournament_id}", responses=_failures(404), response_model=None)
+async def read(tournament_id: str, db: DatabaseDep) -> TournamentInfo:
     with _refusals():
-        return dict(await tournaments.describe(db, tournament_id))
+        return await tournaments.describe(db, tournament_id)
 
 
-@router.post("/{tournament_id}/join", responses=_failures(401, 404, 409))
+@router.post("/{tournament_id}/join", responses=_failures(401, 404, 409), response_model=None)
 async def join(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep
-               ) -> dict[str, Any]:
+               ) -> TournamentInfo:
     with _refusals():
         await tournaments.join(db, player, tournament_id)
     await live.tournaments.changed(tournament_id)
     live.director.kick()
-    return dict(await tournaments.describe(db, tournament_id))
+    return await tournaments.describe(db, tournament_id)
 
 
-@router.post("/{tournament_id}/leave", responses=_failures(401, 404, 409))
+@router.post("/{tournament_id}/leave", responses=_failures(401, 404, 409), response_model=None)
 async def leave(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep
-                ) -> dict[str, Any]:
+                ) -> TournamentInfo:
     with _refusals():
         await tournaments.leave(db, player, tournament_id)
     await live.tournaments.changed(tournament_id)
-    return dict(await tournaments.describe(db, tournament_id))
+    return await tournaments.describe(db, tournament_id)
 
 
-@router.post("/{tournament_id}/start", responses=_failures(401, 403, 404, 409))
+@router.post("/{tournament_id}/start", responses=_failures(401, 403, 404, 409), response_model=None)
 async def start(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep
-                ) -> dict[str, Any]:
+                ) -> TournamentInfo:
     with _refusals():
         await tournaments.start(db, player, tournament_id)
     await live.tournaments.changed(tournament_id)
     live.director.kick()
-    return dict(await tournaments.describe(db, tournament_id))
+    return await tournaments.describe(db, tournament_id)

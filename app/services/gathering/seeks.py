@@ -33,6 +33,7 @@ from app.services.tables.caps import SOCKETS, PlayerCaps
 from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, Terms
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, now_ms
+from app.wire.answers import SeekInfo, SeekOpened
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ class SeekRequest:
     rating_range: tuple[float, float] | None
 
 
-def public_seek(seek: dict[str, Any]) -> dict[str, Any]:
+def public_seek(seek: dict[str, Any]) -> SeekInfo:
     """A seek as GET /api/seeks shows it."""
     return {
         "id": seek["id"],
@@ -85,7 +86,7 @@ class Seeks:
         async with self.db.session() as session:
             return await ratings.skill(session, player_id, variant)
 
-    async def open(self, player: Any, ask: SeekRequest) -> dict[str, Any]:
+    async def open(self, player: Any, ask: SeekRequest) -> SeekOpened:
         """Open a seek; when it completes a table, the table is made and started and the
         answer carries its `table_id` (the others hear `seek.matched`)."""
         try:
@@ -116,7 +117,7 @@ class Seeks:
         kind, matched = await self.book.add(seek, now)
         if kind == "taken":
             raise ServiceError("bad_request", "seek_open_already", 409)
-        out = public_seek(seek)
+        out: SeekOpened = {**public_seek(seek)}
         if kind == "matched":
             out["table_id"] = await self._start(matched)
         return out
@@ -140,7 +141,7 @@ class Seeks:
         if await self.book.remove(seek_id, owner=player_id) is None:
             raise ServiceError("not_found", "no_seek", 404, seek=seek_id)
 
-    async def list_open(self) -> list[dict[str, Any]]:
+    async def list_open(self) -> list[SeekInfo]:
         now = now_ms()
         seeks = [s for s in await self.book.all() if s["expires_at"] > now]
         seeks.sort(key=lambda s: s["created_at"])

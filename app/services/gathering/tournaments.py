@@ -20,6 +20,7 @@ from app.db.session import Database
 from app.domain.points import Played, standings
 from app.engine import OptionsError, validate_options
 from app.services.tables.transact import ServiceError
+from app.wire.answers import TournamentListed
 from app.wire.messages import TournamentInfo, TournamentStanding
 from app.words import ErrorKey, Param
 
@@ -157,11 +158,11 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentIn
     }
 
 
-async def listing(db: Database, status: str | None) -> list[dict[str, Any]]:
+async def listing(db: Database, status: str | None) -> list[TournamentListed]:
     """Public tournaments (of one status), the newest first, without their tables."""
     async with db.session() as session:
         ids = await tournaments.ids_listed(session, status, LISTED)
-        out = []
+        out: list[TournamentListed] = []
         for tournament_id in ids:
             full = await describe_in(session, tournament_id)
             out.append({**full, "tables": [], "player_count": len(full["players"])})

@@ -11,12 +11,12 @@ and the seed used for the replay never leave this module.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from app.engine import game_from_dict, replay_events
 from app.engine.events import Event
 from app.live.store import LiveStore
 from app.services.tables.transact import full_game_dict, load, public_table
+from app.wire.answers import TableLog
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class GameLog:
     game_id: str | None
     events: list[Event]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TableLog:
         return {"table_id": self.table_id, "version": self.version, "game_id": self.game_id,
                 "events": self.events}
 

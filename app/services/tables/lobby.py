@@ -28,6 +28,7 @@ from app.services.tables.transact import (
     public_table,
     transact,
 )
+from app.wire.answers import RematchAnswer
 from app.wire.messages import TableInfo, TableRematch
 
 # Seconds between a round's end and the next deal when a request does not say (PROTOCOL
@@ -278,7 +279,7 @@ def rematch_offer(player_id: int, new_table_id: str) -> Command:
     return apply
 
 
-async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, Any]:
+async def rematch(store: LiveStore, player: Player, table_id: str) -> RematchAnswer:
     """`player` offers to play again at a finished table; when every seat has offered, a
     new table with the same variant, options, seats and clocks starts at once.
 
@@ -303,7 +304,7 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> dict[str, 
         note: TableRematch = {"type": "table.rematch", "table_id": table_id,
                               "offers": offer["offers"], "new_table_id": offer["new_table_id"]}
         await store.publish_table(table_id, {"kind": "notice", "message": note})
-    return {**offer, "started": started}
+    return {"offers": offer["offers"], "new_table_id": offer["new_table_id"], "started": started}
 
 
 def departure(player: Player) -> Command:
