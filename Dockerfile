@@ -11,14 +11,15 @@ RUN useradd --system --create-home --uid 10001 domino \
 
 WORKDIR /srv/domino
 # Exactly the releases the lock lists, with their hashes checked.
-COPY requirements.lock ./
-RUN pip install --require-hashes -r requirements.lock
+COPY requirements.lock requirements-build.lock ./
+RUN pip install --require-hashes -r requirements.lock \
+    && pip install --require-hashes -r requirements-build.lock
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY migrations ./migrations
 # Editable, so the server finds the top-level migrations/ beside the package; the files
 # stay root's, read-only for the server.
-RUN pip install --no-deps -e .
+RUN pip install --no-deps --no-build-isolation -e .
 
 USER domino
 # The working folder of the server: the SQLite default (when no database is set) lives here.

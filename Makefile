@@ -1,9 +1,11 @@
 # Two entry points: `make run` (the server on its embedded defaults) and `make test`.
 # Each has its own environment: `make run` installs only what the server needs.
 # Both install exactly what their lock lists, with the hashes checked:
-#   requirements.lock      the server alone (pyproject's dependencies)
-#   requirements-dev.lock  the server with the `dev` extra (tests and linters)
-# After changing the dependencies in pyproject.toml, regenerate both with `make lock`
+#   requirements.lock        the server alone (pyproject's dependencies)
+#   requirements-dev.lock    the server with the `dev` extra (tests and linters)
+#   requirements-build.lock  what builds the package itself (pyproject's [build-system]),
+#                            so `pip install -e .` downloads nothing unpinned
+# After changing the dependencies in pyproject.toml, regenerate them with `make lock`
 # (keeps every pin that still fits; `make lock LOCK_FLAGS=--upgrade` takes the newest).
 VENV := .venv
 STAMP := $(VENV)/.installed
@@ -21,26 +23,32 @@ LOCK_ARGS := --generate-hashes --no-strip-markers --python-version 3.11 \
 
 # --clear: the environment holds what the lock lists and nothing left from an older one.
 # Editable, so the server finds the top-level migrations/ beside the package.
-$(STAMP): requirements-dev.lock pyproject.toml
+$(STAMP): requirements-dev.lock requirements-build.lock pyproject.toml
 	python3 -m venv --clear $(VENV)
 	$(VENV)/bin/pip install -q --require-hashes -r requirements-dev.lock
-	$(VENV)/bin/pip install -q --no-deps -e .
+	$(VENV)/bin/pip install -q --require-hashes -r requirements-build.lock
+	$(VENV)/bin/pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-$(RUN_STAMP): requirements.lock pyproject.toml
+$(RUN_STAMP): requirements.lock requirements-build.lock pyproject.toml
 	python3 -m venv --clear $(RUN_VENV)
 	$(RUN_VENV)/bin/pip install -q --require-hashes -r requirements.lock
-	$(RUN_VENV)/bin/pip install -q --no-deps -e .
+	$(RUN_VENV)/bin/pip install -q --require-hashes -r requirements-build.lock
+	$(RUN_VENV)/bin/pip install -q --no-deps --no-build-isolation -e .
 	touch $(RUN_STAMP)
 
-# The development lock first; the server's is constrained by it, so the two agree.
+# The development lock first; the server's and the build's are constrained by it, so
+# they agree.
 lock:
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	python3 -m venv "$$tmp" && "$$tmp/bin/pip" install -q uv==$(UV_VERSION) && \
 	"$$tmp/bin/uv" pip compile -q pyproject.toml --extra dev $(LOCK_ARGS) $(LOCK_FLAGS) \
 		-o requirements-dev.lock && \
 	"$$tmp/bin/uv" pip compile -q pyproject.toml $(LOCK_ARGS) $(LOCK_FLAGS) \
-		-c requirements-dev.lock -o requirements.lock
+		-c requirements-dev.lock -o requirements.lock && \
+	python3 -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" | \
+	"$$tmp/bin/uv" pip compile -q - $(LOCK_ARGS) $(LOCK_FLAGS) \
+		-c requirements-dev.lock -o requirements-build.lock
 
 run: $(RUN_STAMP)
 	$(RUN_VENV)/bin/domino serve

@@ -120,13 +120,18 @@ def test_the_image_is_slim_non_root_without_dev_extras_and_checks_readyz() -> No
     assert re.fullmatch(r"FROM python:3\.1\d-slim", lines[0])
     installs = [line for line in lines if "pip install" in line]
     assert installs == [
-        "RUN pip install --require-hashes -r requirements.lock",
-        "RUN pip install --no-deps -e .",
+        "RUN pip install --require-hashes -r requirements.lock \\",
+        "&& pip install --require-hashes -r requirements-build.lock",
+        "RUN pip install --no-deps --no-build-isolation -e .",
     ]
     # The server's lock holds no development tool.
     locked = re.findall(r"^([A-Za-z0-9._-]+)==", (REPO / "requirements.lock").read_text(), re.M)
     assert "redis" in locked
     assert not {"pytest", "playwright", "ruff", "mypy", "hypothesis"} & set(locked)
+    # What builds the package is pinned too: no build downloads a release of its choosing.
+    build = re.findall(r"^([A-Za-z0-9._-]+)==", (REPO / "requirements-build.lock").read_text(),
+                       re.M)
+    assert "setuptools" in build
     users = [line.split()[1] for line in lines if line.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
     healthcheck = next(i for i, line in enumerate(lines) if line.startswith("HEALTHCHECK"))
