@@ -763,12 +763,13 @@ def test_a_move_that_comes_before_the_whole_log_does_not_stand_for_it(
     watcher.assert_clean()
 
 
-def test_the_board_and_its_end_buttons_stay_while_people_come_and_go(
+def test_the_board_and_the_buttons_stay_while_people_come_and_go(
     server: Server, open_tab
 ) -> None:
-    """A socket coming to a table in play changes nothing its board shows, so the board is
-    left as it is. Drawn anew at every presence, an end button pressed on the old board and
-    released on the new one was no click, and the move was never sent."""
+    """A socket coming to a table in play changes the seats and the watchers' count, so
+    the rest of the page is left as it is. Drawn anew at every presence, an end button
+    pressed on the old board and released on the new one was no click, and the move was
+    never sent; so with the Resign button."""
     a, b, table_id, _ = seated_pair(open_tab, server, turn=120)
     on_board = "[data-testid=board] .chain-tile"
     play_until([a, b], lambda: all(tab.page.locator(on_board).count() for tab in (a, b)))
@@ -780,6 +781,7 @@ def test_the_board_and_its_end_buttons_stay_while_people_come_and_go(
         tab.page.reload()
         expect(tab.page.locator(on_board).first).to_be_visible()
         tab.page.locator(on_board).first.evaluate("e => { e.kept = true; }")
+        tab.page.get_by_test_id("resign").evaluate("e => { e.kept = true; }")
     seen = {key: len(frames) for key, frames in presences.items()}
     with ws_connect(server.ws_url) as watcher:
         watcher.send(json.dumps({"type": "table.subscribe", "table_id": table_id, "id": 1}))
@@ -790,6 +792,8 @@ def test_the_board_and_its_end_buttons_stay_while_people_come_and_go(
         a.page.wait_for_timeout(200)  # the pages have drawn the news by now
         for tab in (a, b):
             assert tab.page.locator(on_board).first.evaluate("e => e.kept === true")
+            assert tab.page.get_by_test_id("resign").evaluate("e => e.kept === true")
+            expect(tab.page.get_by_test_id("spectators")).not_to_be_empty()
     for tab in (a, b):
         tab.assert_clean()
 

@@ -118,7 +118,7 @@ export function onPresence(ctx, msg) {
     seats: (state.view.seats || []).map((x) => (connected.has(x.seat) && !x.bot ? { ...x, connected: connected.get(x.seat) } : x)),
     spectators: typeof msg.spectators === "number" ? msg.spectators : state.view.spectators,
   };
-  ctx.render();
+  ctx.renderPresence();
 }
 
 export function subscribe(ctx) {

@@ -77,6 +77,7 @@ export function renderTable(root, tableId) {
     },
     send: (msg) => socket.send({ ...msg, table_id: tableId }),
     render,
+    renderPresence,
     refreshTable,
   };
 
@@ -119,6 +120,18 @@ export function renderTable(root, tableId) {
       const sheetReady = (v.history || []).length || v.rounds_total;
       replace(el.sheet, sheetReady ? scoreSheet(v) : h("p", { class: "muted" }, t("table.no_rounds_finished")));
     }
+  }
+
+  // A presence (who is connected, how many watch) changes the seats and the watchers'
+  // count, nothing else: the rest of the page is left as it is, its buttons included, so
+  // a click pressed while a socket comes or goes is not lost on a button drawn anew.
+  function renderPresence() {
+    if (state.gone) return;
+    renderWaiting(ctx);
+    const v = state.view;
+    if (!v || !v.seats || v.status === "waiting") return;
+    renderSeats(ctx);
+    renderStatus(ctx);
   }
 
   async function refreshTable() {
