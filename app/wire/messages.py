@@ -396,7 +396,7 @@ class ChatNote(TypedDict):
 class RemovedNote(TypedDict):
     kind: Literal["removed"]
     table_id: str
-    v: int
+    v: NotRequired[int]  # the version that removed it (not sent by an older process)
 
 
 class LobbyChange(TypedDict):

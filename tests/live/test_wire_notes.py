@@ -34,6 +34,7 @@ RELAYED = {"kind": "play", "rid": "p1.7", "reply_to": "ch:p1", "player": 3, "tab
     (TABLE_NOTES, {"kind": "spectators", "table_id": "t1", "count": 3}),
     (TABLE_NOTES, {"kind": "chat", "message": {"type": "chat"}, "origin": "c1"}),
     (TABLE_NOTES, {"kind": "removed", "table_id": "t1", "v": 9}),
+    (TABLE_NOTES, {"kind": "removed", "table_id": "t1"}),  # as an older process sent it
     (LOBBY_NOTES, {"kind": "remove", "table_id": "t1"}),
     (LOBBY_NOTES, {"kind": "update", "table_id": "t1", "v": 2, "table": {"id": "t1"}}),
     (PROCESS_NOTES, RELAYED),
