@@ -56,8 +56,8 @@ SUBSCRIBE_TIMEOUT_SECONDS = 10.0
 class Hub:
     def __init__(self, store: LiveStore) -> None:
         self.store = store
-        self._handlers: dict[str, Callable[[Any], None]] = {}
-        self._readers: dict[str, Reader[Any]] = {}
+        # Each channel's handler, and the reader of its messages.
+        self._handlers: dict[str, tuple[Callable[[Any], None], Reader[Any]]] = {}
         self._seen: dict[str, Seen] = {}
         self._waiting: dict[str, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()
@@ -88,8 +88,7 @@ class Hub:
     async def _subscribe(self, channel: str, handler: Callable[[Any], None],
                          reader: Reader[Any], seen: Seen | None) -> None:
         async with self._lock:
-            self._handlers[channel] = handler
-            self._readers[channel] = reader
+            self._handlers[channel] = (handler, reader)
             if seen is not None:
                 self._seen[channel] = seen
             waiter = self._waiting.get(channel)
@@ -111,23 +110,22 @@ class Hub:
         if self._waiting.get(channel) is waiter:
             del self._waiting[channel]
             self._handlers.pop(channel, None)
-            self._readers.pop(channel, None)
             self._seen.pop(channel, None)
             self._channels.unsubscribe(channel)
 
     async def remove(self, channel: str) -> None:
         async with self._lock:
             if self._handlers.pop(channel, None) is not None:
-                self._readers.pop(channel, None)
                 self._waiting.pop(channel, None)
                 self._seen.pop(channel, None)
                 self._channels.unsubscribe(channel)
 
     def _on_reply(self, kind: bytes, name: bytes, data: Any) -> None:
         channel = name.decode() if isinstance(name, bytes) else str(name)
-        handler = self._handlers.get(channel)
-        if handler is None:
+        route = self._handlers.get(channel)
+        if route is None:
             return
+        handler, reader = route
         payload: object
         if kind == b"message":
             if isinstance(data, str):
@@ -146,7 +144,7 @@ class Hub:
                 payload = change
             else:
                 try:
-                    read = self._readers[channel].read(orjson.loads(data))
+                    read = reader.read(orjson.loads(data))
                 except (TypeError, ValueError):
                     read = None
                 if read is None:
