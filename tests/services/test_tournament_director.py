@@ -101,6 +101,23 @@ async def test_two_directors_at_once_seat_each_player_at_one_table(
         assert live is not None and [s.id if s else None for s in live.seats] == t.seats
 
 
+async def test_a_table_two_directors_make_at_once_is_made_once_and_neither_fails(
+    db: Database, directors: list[Director],
+) -> None:
+    """One director pairs a table and is making it; the other finds its row first, sees no
+    live table and makes it again, as it would a lost one. The store lets one write through
+    at version 0; the other finds the table made, which is no failure of its tick."""
+    row = await _running(db, "swiss")
+    async with db.session() as session:
+        seats = list(await session.scalars(select(TournamentPlayer.player_id).where(
+            TournamentPlayer.tournament_id == row.id).limit(2)))
+    table_id = secrets.token_hex(8)
+    await asyncio.gather(*(d._make_table(row, table_id, seats) for d in directors))
+    live = await load(directors[0].store, table_id)
+    assert live is not None and [s.id if s else None for s in live.seats] == seats
+    assert live.status == "playing"
+
+
 async def _tables_of(db: Database, tournament_id: str) -> list[TournamentTable]:
     async with db.session() as session:
         return list(await session.scalars(select(TournamentTable).where(

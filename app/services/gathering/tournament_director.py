@@ -283,11 +283,20 @@ class Director:
             async with self.db.session() as session:
                 names = await players.names(session, seats)
         # Which tournament a table belongs to is the database's table row, not the table.
-        await seat_and_start(
-            self.store, [Person(p, names[p]) for p in seats],
-            Terms(row.variant, len(seats), row.options, row.turn_seconds, row.rated,
-                  round_pause_seconds=row.round_pause_seconds, private=row.private),
-            table_id=table_id)
+        try:
+            await seat_and_start(
+                self.store, [Person(p, names[p]) for p in seats],
+                Terms(row.variant, len(seats), row.options, row.turn_seconds, row.rated,
+                      round_pause_seconds=row.round_pause_seconds, private=row.private),
+                table_id=table_id)
+        except ServiceError as error:
+            if error.key != "table_not_created":
+                raise
+            # Made already, by another director: one that found the table's row before its
+            # maker had written it took it for lost and made it too. The store's write at
+            # version 0 let one of them through; that one seats the players and tells them.
+            log.info("tournament table %s was made by another director", table_id)
+            return
         await self.notices.tell(seats, {"type": "tournament.pairing", "tournament_id": row.id,
                                         "table_id": table_id})
 
