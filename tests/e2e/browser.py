@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.servers import REPO, Server
 
@@ -188,8 +189,28 @@ def wait_for_record(server: Server, game_id: str) -> None:
 
 def resign(tab: Tab) -> None:
     """Resign through the table's button and its confirmation."""
-    tab.page.locator("[data-testid=resign]").click()
+    button = tab.page.locator("[data-testid=resign]")
+    try:
+        button.wait_for(state="visible")
+    except PlaywrightTimeout:
+        raise AssertionError(f"no Resign button on the page: {page_state(tab.page)}") from None
+    button.click()
     tab.page.locator("[data-testid=resign-yes]").click()
+
+
+def page_state(page: Page) -> str:
+    """What a table page shows, for a failure's message: its address, version, heading,
+    status line and whether its result is up."""
+    return str(page.evaluate("""() => {
+        const text = (sel) => document.querySelector(sel)?.textContent?.trim() ?? null;
+        return JSON.stringify({
+            url: location.href, seq: document.querySelector('.table-page')?.dataset.seq ?? null,
+            head: text('.table-page header') ?? text('h1'), status: text('[data-testid=turn]'),
+            result: Boolean(document.querySelector('[data-testid=result]:not([hidden])')),
+            hand: document.querySelectorAll('[data-testid=hand] .hand-tile').length,
+            gone: document.body.textContent.includes('no longer exists'),
+        });
+    }"""))
 
 
 def expect_resignation_told(tab: Tab, who: str) -> None:
