@@ -45,7 +45,7 @@ class RematchAnswer(RematchOffer):
     """A rematch offer's answer; `started`: this offer was the last, and the new table
     started (the caller announces it once)."""
 
-    started: NotRequired[bool]
+    started: bool
 
 
 class SeekInfo(TypedDict):
@@ -59,7 +59,7 @@ class SeekInfo(TypedDict):
     turn_seconds: int
     rated: bool
     rating: int
-    rating_range: list[JsonValue] | None
+    rating_range: list[float] | None
     created_at: int
     expires_at: int
 

@@ -37,7 +37,7 @@ from app.services.fanout.tournament_feed import TournamentFeed
 from app.services.gathering.seating import seat_and_start
 from app.services.gathering.tournaments import epoch_ms
 from app.services.gathering.tournaments import start as start_tournament
-from app.services.tables.lobby import Terms
+from app.services.tables.lobby import TableExists, Terms
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, load
 
@@ -289,9 +289,7 @@ class Director:
                 Terms(row.variant, len(seats), row.options, row.turn_seconds, row.rated,
                       round_pause_seconds=row.round_pause_seconds, private=row.private),
                 table_id=table_id)
-        except ServiceError as error:
-            if error.key != "table_not_created":
-                raise
+        except TableExists:
             # Made already, by another director: one that found the table's row before its
             # maker had written it took it for lost and made it too. The store's write at
             # version 0 let one of them through; that one seats the players and tells them.

@@ -127,9 +127,16 @@ def new_table(
     )
 
 
+class TableExists(ServiceError):
+    """A new table's id is taken: the store already holds a table of that id."""
+
+    def __init__(self) -> None:
+        super().__init__("bad_request", "table_not_created", 409)
+
+
 async def write_new(store: LiveStore, table: Table) -> Table:
     """Store a table made by `new_table` (version 0: never there before); the table as
-    stored, at its first version."""
+    stored, at its first version. `TableExists` if its id is taken."""
     version = await store.write(Write(
         table.id, 0, table.to_json(), table.created_at,
         # a private table stays out of the lobby's index
@@ -137,7 +144,7 @@ async def write_new(store: LiveStore, table: Table) -> Table:
         lobby_entry=lobby_entry_changed(None, table),
     ))
     if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
-        raise ServiceError("bad_request", "table_not_created", 409)
+        raise TableExists()
     return replace(table, version=version)
 
 
