@@ -1,4 +1,4 @@
-"""The `domino` command: serve, migrate, replay."""
+"""The `domino` command: serve, migrate, replay, cancel-tournament."""
 
 from __future__ import annotations
 
@@ -231,6 +231,44 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cancel_tournament(args: argparse.Namespace) -> int:
+    """An operator cancels a tournament; its followers are told through the live store
+    when one is configured (else they see it at their next reading)."""
+    import asyncio
+
+    from app.config import settings
+    from app.db.session import Database
+    from app.services.gathering import tournaments
+    from app.services.tables.transact import ServiceError
+
+    async def cancel() -> str | None:
+        db = Database(settings.database_url)
+        try:
+            await tournaments.cancel(db, None, args.tournament_id)
+        except ServiceError as error:
+            return error.message
+        finally:
+            await db.dispose()
+        if settings.redis_url:
+            import redis.asyncio as aioredis
+
+            from app.live.store import dumps
+            client = aioredis.Redis.from_url(settings.redis_url)
+            try:
+                await client.publish(f"{settings.redis_prefix}:ch:tournaments",
+                                     dumps({"tournament_id": args.tournament_id}))
+            finally:
+                await client.aclose()
+        return None
+
+    refused = asyncio.run(cancel())
+    if refused is not None:
+        print(f"domino cancel-tournament: refused: {refused}", file=sys.stderr, flush=True)
+        return 1
+    print(f"domino cancel-tournament: {args.tournament_id} is cancelled", flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="domino", description="The domino server.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -244,6 +282,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="validate a game record and print it completed")
     replay.add_argument("file", help="a domino-record/1 JSON file, or - for standard input")
     replay.set_defaults(func=_replay)
+    cancel = sub.add_parser("cancel-tournament",
+                            help="cancel a waiting or running tournament (an operator's)")
+    cancel.add_argument("tournament_id")
+    cancel.set_defaults(func=_cancel_tournament)
     return parser
 
 

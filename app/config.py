@@ -93,6 +93,13 @@ class Settings(BaseSettings):
     player_burst: float = 60.0
     create_rate: float = 0.2
     create_burst: float = 10.0
+    # tournaments made per player and per client address (one an hour after a burst of
+    # 10), and how many of his may be waiting or running at once,
+    tournament_create_rate: float = 1 / 360
+    tournament_create_burst: float = 10.0
+    tournament_address_rate: float = 1 / 180
+    tournament_address_burst: float = 20.0
+    tournaments_open_max: int = 3
     # new websockets per client address,
     ws_connect_rate: float = 10.0
     ws_connect_burst: float = 100.0

@@ -46,6 +46,7 @@ ErrorKey = Literal[
     "no_tournament", "swiss_needs_rounds", "arena_needs_minutes", "max_players_below_seats",
     "tournament_closed", "in_tournament_already", "tournament_full", "not_in_tournament",
     "tournament_over", "only_creator_starts", "tournament_started", "tournament_too_few",
+    "only_creator_cancels", "too_many_tournaments",
     # accounts and sign-in
     "name_taken", "wrong_credentials", "wrong_password", "not_authenticated",
     "log_in_first", "no_player", "no_game",

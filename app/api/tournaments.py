@@ -1,4 +1,4 @@
-"""Tournaments over HTTP (PROTOCOL §2b): create, list, read, join, leave, start."""
+"""Tournaments over HTTP (PROTOCOL §2b): create, list, read, join, leave, start, cancel."""
 
 from __future__ import annotations
 
@@ -6,14 +6,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Query, Request, status
 from pydantic import BaseModel, Field
 
 from app.api.deps import DatabaseDep
 from app.api.i18n import Refusal
-from app.api.ratelimit import LimitedPlayer
+from app.api.ratelimit import LimitedPlayer, client_address, refuse, take
 from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
+from app.config import settings
+from app.live.ratelimit import Budget
 from app.services.gathering import tournaments
 from app.services.tables.transact import ServiceError
 from app.wire.answers import TournamentListed
@@ -47,10 +49,20 @@ def _refusals() -> Iterator[None]:
         raise Refusal.of(error) from error
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 422),
+@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 409, 422, 429),
              response_model=None)
 async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
-                 live: LiveDep) -> TournamentInfo:
+                 live: LiveDep, request: Request) -> TournamentInfo:
+    # Budgets of their own, per player and per address, on every process together: a
+    # tournament is listed for everyone and its director works for it at every tick.
+    verdict = await take(live, {
+        f"tcreate:{player.id}": Budget(settings.tournament_create_rate,
+                                       settings.tournament_create_burst),
+        f"tcreate-addr:{client_address(request.scope)}": Budget(
+            settings.tournament_address_rate, settings.tournament_address_burst),
+    }, "http")
+    if not verdict.allowed:
+        raise refuse(verdict.retry_ms)
     ask = tournaments.TournamentRequest(
         name=body.name, variant=body.variant, options=body.options, seats=body.seats,
         format=body.format, minutes=body.minutes, rounds=body.rounds,
@@ -62,9 +74,12 @@ async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
 
 
 @router.get("", response_model=None)
-async def listing(db: DatabaseDep, status: Literal["waiting", "running", "finished"] | None
-                  = None) -> list[TournamentListed]:
-    return await tournaments.listing(db, status)
+async def listing(db: DatabaseDep,
+                  status: Literal["waiting", "running", "finished", "cancelled"] | None = None,
+                  offset: int = Query(0, ge=0, le=100_000),
+                  limit: int = Query(tournaments.LISTED, ge=1, le=tournaments.LISTED),
+                  ) -> list[TournamentListed]:
+    return await tournaments.listing(db, status, offset, limit)
 
 
 @router.get("/{tournament_id}", responses=_failures(404), response_model=None)
@@ -99,4 +114,14 @@ async def start(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live
         await tournaments.start(db, player, tournament_id)
     await live.tournaments.changed(tournament_id)
     live.director.kick()
+    return await tournaments.describe(db, tournament_id)
+
+
+@router.post("/{tournament_id}/cancel", responses=_failures(401, 403, 404, 409),
+             response_model=None)
+async def cancel(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep
+                 ) -> TournamentInfo:
+    with _refusals():
+        await tournaments.cancel(db, player, tournament_id)
+    await live.tournaments.changed(tournament_id)
     return await tournaments.describe(db, tournament_id)

@@ -127,7 +127,8 @@ async def dispatch(conn: Connection, message: Any, msg_id: Any,
         await unsubscribe_table(conn, message.table_id)
     elif isinstance(message, TournamentSubscribe):
         tournament = await live.tournaments.subscribe(conn, message.tournament_id)
-        conn.reply({"type": "tournament.update", "tournament": tournament}, msg_id)
+        conn.reply({"type": "tournament.update", "tournament": tournament,
+                    "changes_only": False, "players_gone": []}, msg_id)
     elif isinstance(message, TournamentUnsubscribe):
         live.tournaments.unsubscribe(conn, message.tournament_id)
     elif conn.player is None:

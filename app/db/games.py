@@ -107,6 +107,16 @@ async def record_of_table(session: AsyncSession, table_id: str) -> dict[str, Any
     return await session.scalar(select(Game.record).where(Game.table_id == table_id))
 
 
+async def ids_of_tables(session: AsyncSession, table_ids: Iterable[str]) -> dict[str, str]:
+    """The written game of each of these tables (one game a table: tournament tables),
+    by table id, in one query."""
+    wanted = list(table_ids)
+    if not wanted:
+        return {}
+    rows = await session.execute(select(Game.table_id, Game.id).where(Game.table_id.in_(wanted)))
+    return {table_id: game_id for table_id, game_id in rows.all()}
+
+
 async def people_seats(session: AsyncSession, game_id: str) -> set[int]:
     """The seats of the game that were people's (a bot's seat has no row)."""
     return set(await session.scalars(select(GamePlayer.seat).where(

@@ -183,6 +183,7 @@ class Tournament(Base):
     """A Swiss or arena tournament (PROTOCOL §2b): its settings and where it stands."""
 
     __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_creator_status", "creator_id", "status"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
@@ -190,7 +191,8 @@ class Tournament(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSONType)
     seats: Mapped[int] = mapped_column(Integer)
     format: Mapped[str] = mapped_column(String(8))  # "swiss" | "arena"
-    status: Mapped[str] = mapped_column(String(10), index=True)  # waiting|running|finished
+    # waiting | running | finished | cancelled
+    status: Mapped[str] = mapped_column(String(10), index=True)
     creator_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)  # swiss
     minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)  # arena
@@ -210,6 +212,10 @@ class Tournament(Base):
     # directors run it, though other deployments may share the database. None: made
     # before tournaments named one; any director runs it.
     store: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Why it was cancelled ("creator" | "operator" | "too_few"); None unless cancelled.
+    cancel_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # The player placed first, kept when it finished (None before, or made before it was).
+    winner_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class TournamentPlayer(Base):

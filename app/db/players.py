@@ -68,5 +68,6 @@ async def replace_password_hash(session: AsyncSession, player_id: int, checked: 
     return bool(changed.rowcount)  # type: ignore[attr-defined]
 
 
-async def get(session: AsyncSession, player_id: int) -> Player | None:
-    return await session.get(Player, player_id)
+async def get(session: AsyncSession, player_id: int, *, lock: bool = False) -> Player | None:
+    """The player (`lock`: his row locked until the transaction ends)."""
+    return await session.get(Player, player_id, with_for_update=lock)

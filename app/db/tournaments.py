@@ -9,6 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.db.models import Player, Tournament, TournamentPlayer, TournamentTable
 
@@ -26,12 +27,31 @@ def add(session: AsyncSession, row: Tournament) -> None:
     session.add(row)
 
 
-async def ids_listed(session: AsyncSession, status: str | None, limit: int) -> list[str]:
-    """Public tournaments (of one status), the newest first."""
-    query = select(Tournament.id).where(Tournament.private.is_(False))
+async def listed(session: AsyncSession, status: str | None, offset: int, limit: int
+                 ) -> list[tuple[Tournament, str | None, str | None, int]]:
+    """Public tournaments (of one status), the newest first, from `offset`: each with its
+    creator's and its winner's names and how many players are in it (not withdrawn), in
+    one query."""
+    playing = (select(func.count()).where(
+        TournamentPlayer.tournament_id == Tournament.id,
+        TournamentPlayer.withdrawn.is_(False)).correlate(Tournament).scalar_subquery())
+    creator, winner = aliased(Player), aliased(Player)
+    query = (select(Tournament, creator.name, winner.name, playing)
+             .outerjoin(creator, creator.id == Tournament.creator_id)
+             .outerjoin(winner, winner.id == Tournament.winner_id)
+             .where(Tournament.private.is_(False)))
     if status is not None:
         query = query.where(Tournament.status == status)
-    return list(await session.scalars(query.order_by(Tournament.created_at.desc()).limit(limit)))
+    rows = await session.execute(
+        query.order_by(Tournament.created_at.desc(), Tournament.id).offset(offset).limit(limit))
+    return [(row, made_by, won_by, count) for row, made_by, won_by, count in rows.all()]
+
+
+async def open_of_creator(session: AsyncSession, creator_id: int) -> int:
+    """How many of the player's tournaments are waiting or running."""
+    count = await session.scalar(select(func.count()).where(
+        Tournament.creator_id == creator_id, Tournament.status.in_(("waiting", "running"))))
+    return count or 0
 
 
 async def ids_of_store(session: AsyncSession, store: str, status: str,
@@ -55,21 +75,32 @@ async def start(session: AsyncSession, tournament_id: str, at: datetime,
 
 async def next_round(session: AsyncSession, row: Tournament) -> bool:
     """Move the tournament on from the round `row` was read at; False when another
-    pairing did first."""
+    pairing did first, or it was cancelled meanwhile."""
     same_round = Tournament.round.is_(None) if row.round is None \
         else Tournament.round == row.round
     moved = await session.execute(
-        update(Tournament).where(Tournament.id == row.id, same_round)
+        update(Tournament).where(Tournament.id == row.id, same_round,
+                                 Tournament.status == "running")
         .values(round=(row.round or 0) + 1))
     return bool(moved.rowcount == 1)  # type: ignore[attr-defined]
 
 
-async def finish(session: AsyncSession, tournament_id: str, at: datetime) -> bool:
-    """A running tournament finished; False when it was not running."""
+async def cancel(session: AsyncSession, tournament_id: str, reason: str, at: datetime) -> bool:
+    """A waiting or running tournament cancelled; False when it was neither."""
+    done = await session.execute(
+        update(Tournament)
+        .where(Tournament.id == tournament_id, Tournament.status.in_(("waiting", "running")))
+        .values(status="cancelled", cancel_reason=reason, finished_at=at))
+    return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
+
+async def finish(session: AsyncSession, tournament_id: str, at: datetime,
+                 winner_id: int | None = None) -> bool:
+    """A running tournament finished (won by `winner_id`); False when it was not running."""
     done = await session.execute(
         update(Tournament)
         .where(Tournament.id == tournament_id, Tournament.status == "running")
-        .values(status="finished", finished_at=at))
+        .values(status="finished", finished_at=at, winner_id=winner_id))
     return bool(done.rowcount == 1)  # type: ignore[attr-defined]
 
 

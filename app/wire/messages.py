@@ -270,6 +270,10 @@ class TournamentStanding(TypedDict):
     byes: int
     place: int | None
     withdrawn: bool
+    # The tie-breaks after points (PROTOCOL §2b): the sum of the opponents' points, once
+    # per game against each, and the games won outright.
+    opponents_points: float
+    wins: int
 
 
 class TournamentTableInfo(TypedDict):
@@ -280,6 +284,7 @@ class TournamentTableInfo(TypedDict):
     points: list[float] | None
     created_at: int | None
     finished_at: int | None
+    game_id: str | None  # the written game (GET /api/games/{id}); None until it is written
 
 
 class TournamentInfo(TypedDict):
@@ -291,7 +296,8 @@ class TournamentInfo(TypedDict):
     options: Options
     seats: int
     format: str  # "arena" | "swiss"
-    status: str  # "waiting" | "running" | "finished"
+    status: str  # "waiting" | "running" | "finished" | "cancelled"
+    cancel_reason: str | None  # "creator" | "operator" | "too_few" when cancelled
     creator: str | None
     starts_at: int | None
     started_at: int | None
@@ -311,8 +317,14 @@ class TournamentInfo(TypedDict):
 
 
 class TournamentUpdate(_Frame):
+    """A followed tournament: whole in the subscribe answer; then at each change every
+    field, but `players` and `tables` only the entries new or changed since the previous
+    update on this socket (`changes_only`), and `players_gone` the ids no longer in it."""
+
     type: Literal["tournament.update"]
     tournament: TournamentInfo
+    changes_only: bool  # False in the subscribe answer: the whole tournament
+    players_gone: list[int]
 
 
 class TournamentPairing(_Frame):
@@ -464,8 +476,12 @@ class PlayerNotice(TypedDict):
 
 
 class TournamentNote(TypedDict):
+    """A tournament changed: each process that has followers of it reads it again (the
+    note carries no tournament, so its size does not grow with the tournament).
+    `tournament`: sent by older processes, ignored."""
+
     tournament_id: str
-    tournament: TournamentInfo
+    tournament: NotRequired[TournamentInfo]
 
 
 class Revoked(TypedDict):

@@ -67,10 +67,12 @@ async def test_the_migrations_are_one_chain_with_the_tournaments_last(database_u
     """One head: the tournaments (0006, and their live store, 0007) come after the rules mark
     (0005), and go down to it leaving everything before them in place."""
     scripts = ScriptDirectory.from_config(alembic_config())
-    assert scripts.get_heads() == ["0007_tournament_store"]
-    assert [s.revision for s in scripts.walk_revisions()] == [
+    assert len(scripts.get_heads()) == 1
+    chain = [s.revision for s in scripts.walk_revisions()]
+    assert chain[-7:] == [
         "0007_tournament_store", "0006_tournaments", "0005_rules_mark", "0004_snapshot_rounds",
         "0003_sessions", "0002_live_snapshots", "0001"]
+    assert chain[0] == "0013_tournament_cancel"
     await migrate(database_url, "0005_rules_mark")
     assert await _tables(database_url) == BEFORE_TOURNAMENTS | {"alembic_version"}
     await migrate(database_url)

@@ -35,6 +35,8 @@ def pair(
         DOMINO_WS_PLAYER_BURST="10", DOMINO_WS_PLAYER_RATE=TINY,
         DOMINO_CHAT_BURST="3", DOMINO_CHAT_RATE=TINY,
         DOMINO_CREATE_BURST="2", DOMINO_CREATE_RATE=TINY,
+        DOMINO_TOURNAMENT_CREATE_BURST="2", DOMINO_TOURNAMENT_CREATE_RATE=TINY,
+        DOMINO_TOURNAMENT_ADDRESS_BURST="3", DOMINO_TOURNAMENT_ADDRESS_RATE=TINY,
         DOMINO_SIGNIN_NAME_BURST="4", DOMINO_SIGNIN_NAME_RATE=TINY,
     ) as running:
         yield running
@@ -260,3 +262,26 @@ def test_x_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy(
         for _ in range(5)
     ]
     assert statuses == [401] * 3 + [429] * 2
+
+
+def test_tournaments_made_are_limited_per_player_and_per_address_on_every_process(
+    pair: list[Server],
+) -> None:
+    """A tournament is listed for everyone and worked on at every director's tick: one
+    player, and one address, make only so many, whichever process they ask."""
+    address = next(_addresses)
+    first, second, third = (account(pair[0], address) for _ in range(3))
+    body = {"name": "Evening", "variant": "goat", "seats": 4, "format": "swiss", "rounds": 1}
+
+    def make(server: Server, who: Account) -> httpx.Response:
+        return httpx.post(f"{server.url}/api/tournaments", json=body,
+                          headers={**_from(address), **who.headers})
+
+    assert make(pair[0], first).status_code == 201
+    assert make(pair[1], first).status_code == 201
+    refused = make(pair[0], first)  # his budget of 2, spent on two processes
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert make(pair[1], second).status_code == 201  # the address's third
+    assert make(pair[0], third).status_code == 429  # the address's budget of 3 is spent
+    listed = httpx.get(f"{pair[0].url}/api/tournaments?status=waiting&limit=100").json()
+    assert sum(t["creator"] in (first.name, second.name, third.name) for t in listed) == 3

@@ -35,7 +35,7 @@ from app.services.durable.recovery import Recovery
 from app.services.fanout.notices import PlayerNotices
 from app.services.fanout.tournament_feed import TournamentFeed
 from app.services.gathering.seating import seat_and_start
-from app.services.gathering.tournaments import epoch_ms
+from app.services.gathering.tournaments import describe_in, epoch_ms
 from app.services.gathering.tournaments import start as start_tournament
 from app.services.tables.lobby import TableExists, Terms
 from app.services.tables.table import Person
@@ -113,9 +113,11 @@ class Director:
             running = await tournaments.ids_of_store(session, ours, "running")
         for tournament_id in due:
             with contextlib.suppress(ServiceError):  # started by its creator meanwhile
+                # Started, or cancelled for too few players: either way told, and due no
+                # more (a tournament short of players is not tried again at every tick).
                 if await start_tournament(self.db, None, tournament_id):
                     running.append(tournament_id)
-                    self._untold.add(tournament_id)
+                self._untold.add(tournament_id)
         for tournament_id in running:
             # One tournament's trouble (logged, tried again next tick) holds up no other.
             try:
@@ -260,7 +262,9 @@ class Director:
             # The lease keeps one director at work, but a holder stalled past it may still
             # be pairing when the next one starts: the tournament's row, locked, orders them,
             # and a pairing with a player seated or withdrawn meanwhile is dropped.
-            await tournaments.get(session, row.id, lock=True)
+            locked = await tournaments.get(session, row.id, lock=True)
+            if locked is None or locked.status != "running":
+                return False  # cancelled meanwhile: it pairs no more
             paired = {p for _, seats in made for p in seats}
             if paired & (await tournaments.seated(session, row.id)
                          | await tournaments.withdrawn(session, row.id)):
@@ -300,7 +304,10 @@ class Director:
 
     async def _finish(self, tournament_id: str) -> bool:
         async with self.db.writing() as session:
-            done = await tournaments.finish(session, tournament_id, _now())
+            # Its winner is kept with it, so a list of tournaments names him unread.
+            described = await describe_in(session, tournament_id)
+            first = next((p["id"] for p in described["players"] if p["place"] == 1), None)
+            done = await tournaments.finish(session, tournament_id, _now(), first)
         if done:
             log.info("tournament %s finished", tournament_id)
             return True

@@ -1,5 +1,5 @@
-"""Tournaments (PROTOCOL §2b): made, joined, left and started here; described as the API
-shows them. Everything is in the database; the pairing itself runs in one process at a
+"""Tournaments (PROTOCOL §2b): made, joined, left, started and cancelled here; described
+as the API shows them. Everything is in the database; the pairing itself runs in one process at a
 time (app/services/tournament_director.py)."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import settings
+from app.db import games, ratings, tournaments
 from app.db import players as player_rows
-from app.db import ratings, tournaments
 from app.db.models import Tournament, TournamentPlayer
 from app.db.session import Database
-from app.domain.points import Played, standings
+from app.domain.points import Played, Standing, standings
 from app.engine import OptionsError, validate_options
 from app.services.tables.transact import ServiceError
 from app.wire.answers import TournamentListed
@@ -25,8 +25,9 @@ from app.wire.messages import TournamentInfo, TournamentStanding
 from app.words import ErrorKey, Param
 
 FORMATS = ("swiss", "arena")
-STATUSES = ("waiting", "running", "finished")
-LISTED = 100
+STATUSES = ("waiting", "running", "finished", "cancelled")
+LISTED = 100  # at most this many tournaments a page
+CANCEL_REASONS = ("creator", "operator", "too_few")
 
 
 class Member(Protocol):
@@ -96,6 +97,11 @@ async def create(db: Database, creator: Member, ask: TournamentRequest, store: s
         starts_at=None if ask.starts_at is None else from_ms(ask.starts_at), store=store,
     )
     async with db.writing() as session:
+        # The creator's row, locked, orders his creations on every process, so the count
+        # of his open tournaments cannot be passed by two at once.
+        await player_rows.get(session, creator.id, lock=True)
+        if await tournaments.open_of_creator(session, creator.id) >= settings.tournaments_open_max:
+            raise _refused("too_many_tournaments", n=settings.tournaments_open_max)
         tournaments.add(session, row)
     return await describe(db, row.id)
 
@@ -113,15 +119,24 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentIn
     creator = await player_rows.name_of(session, row.creator_id)
     members = await tournaments.members_named(session, tournament_id)
     tables = await tournaments.tables(session, tournament_id)
-    places: dict[int, int] = {}
+    written = await games.ids_of_tables(
+        session, (t.table_id for t in tables if t.status == "finished"))
+    ranks: dict[int, Standing] = {}
     if row.status != "waiting":
         played = [Played(t.seats, t.points) for t in tables if t.points is not None]
         for standing in standings({m.player_id: m.points for m, _ in members}, played):
-            places[standing.player] = standing.place
-    ranked = sorted(members, key=lambda m: (places.get(m[0].player_id, 0), -m[0].points, m[1]))
+            ranks[standing.player] = standing
+
+    def place(player_id: int) -> int | None:
+        rank = ranks.get(player_id)
+        return None if rank is None else rank.place
+
+    ranked = sorted(members, key=lambda m: (place(m[0].player_id) or 0, -m[0].points, m[1]))
     players: list[TournamentStanding] = [
         {"id": m.player_id, "name": name, "points": m.points, "games": m.games,
-         "byes": m.byes, "place": places.get(m.player_id), "withdrawn": m.withdrawn}
+         "byes": m.byes, "place": place(m.player_id), "withdrawn": m.withdrawn,
+         "opponents_points": ranks[m.player_id].opponents if m.player_id in ranks else 0.0,
+         "wins": ranks[m.player_id].won if m.player_id in ranks else 0}
         for m, name in ranked
     ]
     winner = next((p["name"] for p in players if p["place"] == 1), None) \
@@ -134,6 +149,7 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentIn
         "seats": row.seats,
         "format": row.format,
         "status": row.status,
+        "cancel_reason": row.cancel_reason,
         "creator": creator,
         "starts_at": epoch_ms(row.starts_at),
         "started_at": epoch_ms(row.started_at),
@@ -152,21 +168,36 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentIn
         "tables": [
             {"table_id": t.table_id, "round": t.round, "seats": t.seats, "status": t.status,
              "points": t.points, "created_at": epoch_ms(t.created_at),
-             "finished_at": epoch_ms(t.finished_at)}
+             "finished_at": epoch_ms(t.finished_at), "game_id": written.get(t.table_id)}
             for t in tables
         ],
     }
 
 
-async def listing(db: Database, status: str | None) -> list[TournamentListed]:
-    """Public tournaments (of one status), the newest first, without their tables."""
+async def listing(db: Database, status: str | None, offset: int = 0, limit: int = LISTED
+                  ) -> list[TournamentListed]:
+    """A page of the public tournaments (of one status), the newest first, without their
+    players and tables (the tournament's own page has them): one query, whatever the
+    page's size."""
     async with db.session() as session:
-        ids = await tournaments.ids_listed(session, status, LISTED)
-        out: list[TournamentListed] = []
-        for tournament_id in ids:
-            full = await describe_in(session, tournament_id)
-            out.append({**full, "tables": [], "player_count": len(full["players"])})
-        return out
+        rows = await tournaments.listed(session, status, offset, min(limit, LISTED))
+    return [_listed(row, creator, winner, count) for row, creator, winner, count in rows]
+
+
+def _listed(row: Tournament, creator: str | None, winner: str | None, count: int
+            ) -> TournamentListed:
+    return {
+        "id": row.id, "name": row.name, "variant": row.variant, "options": row.options,
+        "seats": row.seats, "format": row.format, "status": row.status,
+        "cancel_reason": row.cancel_reason, "creator": creator,
+        "starts_at": epoch_ms(row.starts_at), "started_at": epoch_ms(row.started_at),
+        "ends_at": epoch_ms(row.ends_at), "finished_at": epoch_ms(row.finished_at),
+        "round": row.round, "rounds": row.rounds, "minutes": row.minutes,
+        "turn_seconds": row.turn_seconds, "round_pause_seconds": row.round_pause_seconds,
+        "rated": row.rated, "private": row.private, "max_players": row.max_players,
+        "winner": winner if row.status == "finished" else None,
+        "players": [], "tables": [], "player_count": count,
+    }
 
 
 async def join(db: Database, player: Member, tournament_id: str) -> None:
@@ -174,7 +205,8 @@ async def join(db: Database, player: Member, tournament_id: str) -> None:
         row = await tournaments.get(session, tournament_id, lock=True)
         if row is None:
             raise _missing(tournament_id)
-        if row.status == "finished" or (row.status == "running" and row.format == "swiss"):
+        if row.status in ("finished", "cancelled") \
+                or (row.status == "running" and row.format == "swiss"):
             raise _refused("tournament_closed")
         member = await tournaments.member(session, tournament_id, player.id)
         if member is not None and not member.withdrawn:
@@ -203,7 +235,7 @@ async def leave(db: Database, player: Member, tournament_id: str) -> None:
         member = await tournaments.member(session, tournament_id, player.id)
         if member is None or member.withdrawn:
             raise _refused("not_in_tournament")
-        if row.status == "finished":
+        if row.status in ("finished", "cancelled"):
             raise _refused("tournament_over")
         if row.status == "waiting":
             await tournaments.remove_member(session, tournament_id, player.id)
@@ -213,7 +245,7 @@ async def leave(db: Database, player: Member, tournament_id: str) -> None:
 
 async def start(db: Database, player: Member | None, tournament_id: str) -> bool:
     """Start a waiting tournament (`player`: its creator; None: the clock, at starts_at).
-    False when it has too few players for a table (the clock then leaves it waiting)."""
+    False when it has too few players for a table: the clock then cancels it."""
     now = datetime.now(UTC)
     async with db.writing() as session:
         row = await tournaments.get(session, tournament_id, lock=True)
@@ -225,6 +257,9 @@ async def start(db: Database, player: Member | None, tournament_id: str) -> bool
             raise _refused("tournament_started")
         if await tournaments.active_count(session, tournament_id) < row.seats:
             if player is None:
+                # Its time came with too few players: cancelled, not tried again at every
+                # tick for ever; its players are told why on its page.
+                await tournaments.cancel(session, tournament_id, "too_few", now)
                 return False
             raise _refused("tournament_too_few", n=row.seats)
         ends_at = None if row.minutes is None else from_ms(
@@ -232,3 +267,19 @@ async def start(db: Database, player: Member | None, tournament_id: str) -> bool
             + int(row.minutes * settings.tournament_minute_seconds * 1000))
         await tournaments.start(session, tournament_id, now, ends_at)
     return True
+
+
+async def cancel(db: Database, player: Member | None, tournament_id: str) -> None:
+    """Cancel a tournament before its end (`player`: its creator; None: an operator). It
+    pairs no more; games being played are played out as games of their own, and the
+    points it gave stay as they were, with no winner."""
+    async with db.writing() as session:
+        row = await tournaments.get(session, tournament_id, lock=True)
+        if row is None:
+            raise _missing(tournament_id)
+        if player is not None and player.id != row.creator_id:
+            raise _refused("only_creator_cancels", 403)
+        if not await tournaments.cancel(session, tournament_id,
+                                        "operator" if player is None else "creator",
+                                        datetime.now(UTC)):
+            raise _refused("tournament_over")

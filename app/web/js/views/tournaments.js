@@ -21,7 +21,7 @@ function card(tour) {
   const options = optionWords(tour.variant, tour.options).join(" · ");
   return h("li", { class: `table-card tournament-card ${tour.status}`, dataset: { tournamentId: tour.id } },
     h("div", { class: "table-card-head" },
-      h("a", { href: `#/tournament/${encodeURIComponent(tour.id)}`, class: "variant" }, h("strong", { translate: "no" }, tour.name)),
+      h("a", { href: `#/tournament/${encodeURIComponent(tour.id)}`, class: "variant" }, h("strong", { translate: "no" }, h("bdi", {}, tour.name))),
       pill(t(`tournament.status_${tour.status}`), tour.status)),
     h("div", { class: "options" }, `${variantName(tour.variant)}${options ? ` (${options})` : ""} · ${formatWords(tour)}`),
     h("div", { class: "meta" },
@@ -113,20 +113,39 @@ function createForm(variants) {
   return form;
 }
 
+const PAGE = 20;
+
 export function renderTournaments(root) {
+  // Each list: its first page read again every few seconds; "More" reads the next page once.
   const lists = SECTIONS.map(([status, title]) => {
     const list = h("ul", { class: "table-list", "data-testid": `tournaments-${status}` });
     const empty = h("p", { class: "muted" }, t("tournaments.none"));
-    return { status, list, empty, node: h("section", {}, h("h2", {}, t(title)), empty, list) };
+    const more = h("button", { type: "button", hidden: true, "data-testid": `tournaments-more-${status}` }, t("tournaments.more"));
+    const section = { status, list, empty, more, first: [], extra: [], node: h("section", {}, h("h2", {}, t(title)), empty, list, more) };
+    more.addEventListener("click", () => {
+      more.disabled = true;
+      get(`/api/tournaments?status=${status}&offset=${section.first.length + section.extra.length}&limit=${PAGE}`).then((page) => {
+        section.extra.push(...page);
+        show(section, page.length === PAGE);
+      }).catch((err) => toast(err.message)).finally(() => { more.disabled = false; });
+    });
+    return section;
   });
+  function show(section, further) {
+    const seen = new Set();
+    const all = [...section.first, ...section.extra].filter((x) => !seen.has(x.id) && seen.add(x.id));
+    replace(section.list, all.map(card));
+    section.empty.hidden = all.length > 0;
+    if (further !== undefined) section.more.hidden = !further;
+  }
   const aside = h("aside", { class: "lobby-side" });
   root.append(h("section", { class: "lobby tournaments" },
     h("div", { class: "lobby-tables" }, h("h1", {}, t("tournaments.title")), lists.map((l) => l.node)),
     aside));
-  const load = () => Promise.all(lists.map(({ status, list, empty }) =>
-    get(`/api/tournaments?status=${status}`).then((all) => {
-      replace(list, all.map(card));
-      empty.hidden = all.length > 0;
+  const load = () => Promise.all(lists.map((section) =>
+    get(`/api/tournaments?status=${section.status}&limit=${PAGE}`).then((page) => {
+      section.first = page;
+      show(section, section.extra.length ? undefined : page.length === PAGE);
     }))).catch((err) => toast(err.message));
   load();
   const timer = setInterval(load, 5000);
