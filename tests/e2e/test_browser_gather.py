@@ -114,8 +114,23 @@ def test_a_tournament_made_and_joined_in_browsers_runs_to_its_winner(
     rows = maker.locator("[data-testid=standings] tbody tr")
     expect(rows).to_have_count(4)
     expect(rows.first).to_contain_text(text.removeprefix("Winner: "))
+    # round by round: a row a player, his points linked to the game's replay
+    cross = maker.locator("[data-testid=crosstable] tbody tr")
+    expect(cross).to_have_count(4)
+    expect(cross.first.locator("td a")).to_have_count(1)
+    results = maker.locator("[data-testid=tournament-results] li")
+    expect(results).to_have_count(1)
+    replay = results.first.get_by_role("link", name="Replay")
+    assert "#/replay/" in (replay.get_attribute("href") or "")
     shot(maker, "tournament-finished")
     shot(tabs[1].page, "tournament-finished-phone")
+    phone = tabs[1].page
+    for lang in ("fa", "ru"):
+        phone.evaluate(f"localStorage.setItem('domino.lang', '{lang}')")
+        phone.reload()
+        expect(phone.locator("[data-testid=crosstable] tbody tr")).to_have_count(4)
+        shot(phone, f"tournament-finished-phone-{lang}")
+    phone.evaluate("localStorage.setItem('domino.lang', 'en')")
     # the same page in Persian, right to left
     maker.evaluate("localStorage.setItem('domino.lang', 'fa')")
     maker.reload()

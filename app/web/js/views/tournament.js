@@ -86,7 +86,7 @@ function crosstable(tour) {
     h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("tournament.crosstable") },
       h("table", { class: "data crosstable", "data-testid": "crosstable" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("tournament.player")),
-          list.map((r) => h("th", { scope: "col", title: t("tournament.round", { n: num(r) }) }, t("tournament.round_short", { n: num(r) }))))),
+          list.map((r) => h("th", { scope: "col", class: "num", title: t("tournament.round", { n: num(r) }) }, t("tournament.round_short", { n: num(r) }))))),
         h("tbody", {}, tour.players.map((p) => h("tr", { "data-player": p.name },
           h("th", { scope: "row", class: "player-cell" }, h("bdi", { translate: "no" }, p.name)),
           list.map((r) => cell(p, r))))))));
