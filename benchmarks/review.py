@@ -6,14 +6,15 @@ Run: nice -n 10 .venv/bin/python benchmarks/review.py [--games 3] [--budget N]
 
 For each variant (players and options in `SETUPS`) --games whole games are played by the
 heuristic (Steady) computer player from fixed seeds, and each is reviewed once with the
-engine's budget (app/bots/review.py `BUDGET`, or --budget), in this process on one core:
+variant's budget (app/bots/review.py `BUDGETS`, or --budget), in this process on one core:
 the CPU seconds of each review (median, max), and the games a worker reviews per minute
 on one core over the whole mix. Then the first game of each variant is reviewed again
 with another seed of the search: how far apart the two reviews are (the mean and the
 largest difference of a decision's loss, the share of decisions whose mark differs, the
 largest difference of a player's accuracy). With --calibrate, the losses of every decision
-that had a choice are pooled per variant, and the losses that 10 %, 4 % and 1.5 % of them
-reach are printed as the variant's inaccuracy, mistake and blunder thresholds (`MARKS`).
+that had a choice are pooled per variant, and the losses that a share of them
+reach (10 %, 5 % and 3 %) are printed as the variant's inaccuracy, mistake and blunder
+thresholds (`MARKS`).
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.bots import HeuristicPlayer, play_to_end
-from app.bots.review import BUDGET, Review, review
+from app.bots.review import Review, budget_for, review
 from app.engine import start_game
 
-SHARES = {"inaccuracy": 0.10, "mistake": 0.04, "blunder": 0.015}
+SHARES = {"inaccuracy": 0.10, "mistake": 0.05, "blunder": 0.03}
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def record_of(variant: str, setup: Setup, n: int) -> dict[str, Any]:
     return game.record([f"p{s}" for s in range(setup.players)])
 
 
-def timed(record: dict[str, Any], seed: int, budget: int) -> tuple[Review, float]:
+def timed(record: dict[str, Any], seed: int, budget: int | None) -> tuple[Review, float]:
     start = time.process_time()
     found = review(record, seed, budget)
     return found, time.process_time() - start
@@ -104,14 +105,15 @@ def quantile(values: list[float], share: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3)
-    parser.add_argument("--budget", type=int, default=BUDGET)
+    parser.add_argument("--budget", type=int, default=None,
+                        help="playouts per decision (default: the variant's own)")
     parser.add_argument("--variants", default=",".join(SETUPS))
     parser.add_argument("--calibrate", action="store_true")
     args = parser.parse_args()
-    print(f"load {os.getloadavg()[0]:.2f}; budget {args.budget} playouts per decision")
-    print("| variant | seats | games | decisions | CPU s per review, median | max |"
+    print(f"load {os.getloadavg()[0]:.2f}")
+    print("| variant | seats | budget | games | decisions | CPU s per review, median | max |"
           " loss apart, mean | max | marks apart | accuracy apart |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     spent: list[float] = []
     for variant in args.variants.split(","):
         setup = SETUPS[variant]
@@ -122,14 +124,16 @@ def main() -> int:
         again, _ = timed(records[0], 2, args.budget)
         mean_apart, max_apart, marks_apart, accuracy_apart = apart(reviews[0][0], again)
         decisions = sum(len(r["moves"]) for r, _ in reviews)
-        print(f"| {variant} | {setup.players} | {len(records)} | {decisions} | "
+        budget = args.budget or budget_for(variant)
+        print(f"| {variant} | {setup.players} | {budget} | {len(records)} | {decisions} | "
               f"{statistics.median(seconds):.1f} | {max(seconds):.1f} | {mean_apart:.2f} | "
               f"{max_apart:.2f} | {marks_apart:.1%} | {accuracy_apart:.1f} |", flush=True)
         if args.calibrate:
             losses = [m["loss"] for r, _ in reviews for m in r["moves"] if m["choices"] > 1]
             found = {mark: round(quantile(losses, share), 1) for mark, share in SHARES.items()}
+            spread = {f"{q:.0%}": round(quantile(losses, q), 1) for q in (0.2, 0.1, 0.05, 0.03)}
             print(f"    {variant}: {len(losses)} decisions with a choice; thresholds "
-                  f"{found}", flush=True)
+                  f"{found}; reached by {spread}", flush=True)
     print(f"one core: {60 / statistics.fmean(spent):.1f} games reviewed per minute over the "
           f"mix; load {os.getloadavg()[0]:.2f}")
     return 0

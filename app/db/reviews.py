@@ -23,15 +23,15 @@ from app.db.session import by_dialect
 @dataclass(frozen=True, slots=True)
 class ReviewRow:
     game_id: str
+    variant: str
     status: str  # "queued" | "running" | "done"
     progress: float
     attempts: int
     result: dict[str, Any] | None
 
 
-def _row(review: Review) -> ReviewRow:
-    return ReviewRow(review.game_id, review.status, review.progress, review.attempts,
-                     review.result)
+_COLUMNS = (Review.game_id, Game.variant, Review.status, Review.progress, Review.attempts,
+            Review.result)
 
 
 _ASK = by_dialect(
@@ -53,8 +53,11 @@ async def finished_game(session: AsyncSession, game_id: str) -> bool:
 
 
 async def find(session: AsyncSession, game_id: str) -> ReviewRow | None:
-    review = await session.get(Review, game_id)
-    return None if review is None else _row(review)
+    found = await session.execute(
+        select(*_COLUMNS).join(Game, Game.id == Review.game_id).where(Review.game_id == game_id)
+    )
+    row = found.first()
+    return None if row is None else ReviewRow(*row)
 
 
 async def waiting(session: AsyncSession) -> int:

@@ -64,7 +64,7 @@ def worker_name() -> str:
 
 class ReviewWorker:
     def __init__(
-        self, db: Database, budget: int, lease_seconds: float, poll_seconds: float,
+        self, db: Database, budget: int | None, lease_seconds: float, poll_seconds: float,
         name: str | None = None,
     ) -> None:
         self.db = db

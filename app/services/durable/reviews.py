@@ -11,12 +11,12 @@ import time
 from typing import TypedDict, cast
 
 from app.bots.review import (
-    BUDGET,
     CurvePoint,
     Engine,
     Review,
     ReviewedMove,
     ReviewedPlayer,
+    budget_for,
     engine_info,
 )
 from app.db import reviews
@@ -42,25 +42,25 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def budget_of(configured: int) -> int:
-    """The playouts per decision a review searches with (the engine's own unless set)."""
-    return configured if configured > 0 else BUDGET
+def budget_of(configured: int) -> int | None:
+    """The playouts per decision a review searches with (None: the variant's own)."""
+    return configured if configured > 0 else None
 
 
-def _answer(row: reviews.ReviewRow, budget: int) -> ReviewAnswer:
+def _answer(row: reviews.ReviewRow, budget: int | None) -> ReviewAnswer:
     found = cast(Review | None, row.result) if row.status == "done" else None
     return {
         "game_id": row.game_id,
         "status": row.status,
         "progress": round(row.progress, 3),
-        "engine": found["engine"] if found else engine_info(budget),
+        "engine": found["engine"] if found else engine_info(budget or budget_for(row.variant)),
         "moves": found["moves"] if found else [],
         "players": found["players"] if found else [],
         "curve": found["curve"] if found else [],
     }
 
 
-async def ask(db: Database, game_id: str, budget: int, queue_max: int) -> ReviewAnswer:
+async def ask(db: Database, game_id: str, budget: int | None, queue_max: int) -> ReviewAnswer:
     """Queue the review of a finished game (once; asking again changes nothing)."""
     if not storable(game_id):
         raise ServiceError("not_found", "no_game", 404)
@@ -77,7 +77,7 @@ async def ask(db: Database, game_id: str, budget: int, queue_max: int) -> Review
     return _answer(row, budget)
 
 
-async def read(db: Database, game_id: str, budget: int) -> ReviewAnswer:
+async def read(db: Database, game_id: str, budget: int | None) -> ReviewAnswer:
     """The review of a game as it stands; not found unless it was asked for (and so
     unless the game is finished)."""
     row = None
