@@ -177,7 +177,8 @@ export function reviewPanel(gameId, steps, names, go, wanted) {
       movesList(d));
   }
 
-  load(false);
+  // Asking is idempotent: a review already asked for (or done) is answered as it stands.
+  load(Boolean(wanted) && auth.signedIn);
   return {
     panel,
     /** The replay is at step i: the best move to draw on the board, if another. */
