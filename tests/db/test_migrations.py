@@ -25,7 +25,8 @@ from tests.servers import REPO
 BEFORE_TOURNAMENTS = {"players", "sessions", "ratings", "games", "game_players",
                       "live_snapshots", "live_snapshot_rounds"}
 TOURNAMENT_TABLES = {"tournaments", "tournament_players", "tournament_tables"}
-TABLES = BEFORE_TOURNAMENTS | TOURNAMENT_TABLES
+REVIEW_TABLES = {"reviews"}  # 0008
+TABLES = BEFORE_TOURNAMENTS | TOURNAMENT_TABLES | REVIEW_TABLES
 
 
 async def _tables(url: str) -> set[str]:
@@ -67,9 +68,9 @@ async def test_the_migrations_are_one_chain_with_the_tournaments_last(database_u
     """One head: the tournaments (0006, and their live store, 0007) come after the rules mark
     (0005), and go down to it leaving everything before them in place."""
     scripts = ScriptDirectory.from_config(alembic_config())
-    assert scripts.get_heads() == ["0007_tournament_store"]
+    assert scripts.get_heads() == ["0008_reviews"]
     assert [s.revision for s in scripts.walk_revisions()] == [
-        "0007_tournament_store", "0006_tournaments", "0005_rules_mark", "0004_snapshot_rounds",
+        "0008_reviews", "0007_tournament_store", "0006_tournaments", "0005_rules_mark", "0004_snapshot_rounds",
         "0003_sessions", "0002_live_snapshots", "0001"]
     await migrate(database_url, "0005_rules_mark")
     assert await _tables(database_url) == BEFORE_TOURNAMENTS | {"alembic_version"}
