@@ -1,4 +1,4 @@
-"""The `domino` command: serve, migrate, replay, cancel-tournament."""
+"""The `domino` command: serve, worker, migrate, replay, cancel-tournament."""
 
 from __future__ import annotations
 
@@ -152,11 +152,11 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers == 1:
         server = uvicorn.Server(config)
         # uvicorn raises the stop signal again once it has stopped; Ctrl+C is not an error.
-        with contextlib.suppress(KeyboardInterrupt):
+        with contextlib.suppress(KeyboardInterrupt), _embedded_worker(settings):
             server.run(sockets=[sock])
         return 0 if server.started else 3
     try:
-        with _shared_metrics():
+        with _shared_metrics(), _embedded_worker(settings):
             from uvicorn.supervisors import Multiprocess
 
             Multiprocess(config, sockets=[sock]).run()
@@ -186,6 +186,75 @@ def _shared_metrics_folder() -> str | None:
     folder = tempfile.mkdtemp(prefix="domino-metrics-")
     os.environ[MULTIPROC_ENV] = folder
     return folder
+
+
+def _worker(args: argparse.Namespace) -> int:
+    """`domino worker`: compute reviews of finished games from the queue (PROTOCOL §2f)
+    until SIGTERM or Ctrl+C."""
+    import asyncio
+    import logging.config
+    import signal
+
+    from app import logs
+    from app.db.session import Database
+    from app.services.durable.review_worker import ReviewWorker
+    from app.services.durable.reviews import budget_of
+
+    settings = _settings()
+    logging.config.dictConfig(logs.logging_config(settings.log_format, settings.log_level))
+
+    async def work() -> None:
+        db = Database(settings.database_url)
+        worker = ReviewWorker(db, budget_of(settings.review_budget),
+                              settings.review_lease_seconds, settings.review_poll_seconds)
+        loop = asyncio.get_running_loop()
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(stop, worker.stop)
+        try:
+            await worker.run()
+        finally:
+            await db.dispose()
+
+    asyncio.run(work())
+    return 0
+
+
+@contextlib.contextmanager
+def _embedded_worker(settings: Settings) -> Iterator[None]:
+    """With DOMINO_REVIEW_WORKER=embedded, one `domino worker` beside the server, as a
+    child process of its own (a review's CPU never runs where sockets are served),
+    started again if it exits while the server runs; stopped with the server."""
+    import logging
+    import subprocess
+    import threading
+
+    if settings.review_worker != "embedded":
+        yield
+        return
+    stopping = threading.Event()
+    child: list[subprocess.Popen[bytes]] = []
+
+    def keep() -> None:
+        while not stopping.is_set():
+            process = subprocess.Popen([sys.executable, "-m", "app.cli", "worker"])
+            child[:] = [process]
+            process.wait()
+            if not stopping.wait(5.0):
+                logging.getLogger("app.cli").warning(
+                    "the review worker exited (%s); starting it again", process.returncode)
+
+    keeper = threading.Thread(target=keep, name="review-worker", daemon=True)
+    keeper.start()
+    try:
+        yield
+    finally:
+        stopping.set()
+        for process in child:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -279,6 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=_serve)
     migrate = sub.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(func=_migrate)
+    worker = sub.add_parser("worker", help="compute reviews of finished games")
+    worker.set_defaults(func=_worker)
     replay = sub.add_parser("replay", help="validate a game record and print it completed")
     replay.add_argument("file", help="a domino-record/1 JSON file, or - for standard input")
     replay.set_defaults(func=_replay)

@@ -67,6 +67,20 @@ class Settings(BaseSettings):
     # like people) and the strong bot's thinking time per move.
     bot_pace_seconds: float = 1.5
     bot_think_seconds: float = 0.5
+    # Reviews of finished games (PROTOCOL §2f): "embedded" runs a review worker process
+    # beside `domino serve` (a child process, never the one serving sockets), "off" leaves
+    # them to `domino worker` processes started on their own; the search's playouts per
+    # decision (app/bots/review.py's BUDGET unless set: tests review with fewer); how long
+    # a worker holds a review without renewing its lease before another may take it; how
+    # often an idle worker looks for work; the most reviews queued at once; and the
+    # reviews one player may ask for per second, with a burst.
+    review_worker: Literal["embedded", "off"] = "embedded"
+    review_budget: int = 0
+    review_lease_seconds: float = 30.0
+    review_poll_seconds: float = 2.0
+    review_queue_max: int = 1000
+    review_rate: float = 0.01
+    review_burst: float = 20.0
     # An arena tournament's minute, in seconds (tests run a "5-minute" arena in seconds).
     tournament_minute_seconds: float = 60.0
     # How long a seek ("Play now") waits for a table at most (PROTOCOL §2b: 10 minutes).

@@ -17,7 +17,18 @@ from fastapi.staticfiles import StaticFiles
 from uvicorn import Server
 
 from app import collector, metrics
-from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
+from app.api import (
+    auth,
+    games,
+    health,
+    leaderboard,
+    observe,
+    players,
+    reviews,
+    tables,
+    variants,
+    ws,
+)
 from app.api import seeks as seek_routes
 from app.api import tournaments as tournament_routes
 from app.api.errors import install_error_handlers
@@ -114,7 +125,8 @@ def create_app() -> FastAPI:
     install_translations(app)
     install_rate_limits(app)
     install_body_limits(app, settings.max_body_bytes)
-    for module in (health, observe, auth, players, leaderboard, games, tables, variants, ws):
+    for module in (health, observe, auth, players, leaderboard, games, reviews, tables, variants,
+                   ws):
         app.include_router(module.router)
     app.include_router(seek_routes.router)
     app.include_router(tournament_routes.router)

@@ -50,6 +50,8 @@ ErrorKey = Literal[
     # accounts and sign-in
     "name_taken", "wrong_credentials", "wrong_password", "not_authenticated",
     "log_in_first", "no_player", "no_game",
+    # reviews
+    "no_review", "reviews_busy",
     # limits, origins, outages
     "too_many_messages", "too_many_requests", "too_many_new_connections",
     "too_many_tabs", "too_many_from_address", "cross_origin", "database_unavailable",

@@ -22,6 +22,9 @@ REDIS_URL = os.environ.get("DOMINO_TEST_REDIS", "redis://127.0.0.1:6379/0")
 for _name, _value in (("DOMINO_PASSWORD_TIME_COST", "1"), ("DOMINO_PASSWORD_MEMORY_KIB", "8192"),
                       ("DOMINO_PASSWORD_LANES", "1")):
     os.environ.setdefault(_name, _value)
+# Reviews are computed by the workers the tests that want them start (a review worker
+# beside every server the suite starts would be a process each for nothing).
+os.environ.setdefault("DOMINO_REVIEW_WORKER", "off")
 
 
 @pytest.fixture(scope="session")

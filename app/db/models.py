@@ -1,6 +1,6 @@
-"""The durable tables: players, their sign-in sessions, per-variant ratings, finished games
-and their seats, and the snapshots of running games (and of their rounds that are over) that a
-lost live store is recovered from.
+"""The durable tables: players, their sign-in sessions, per-variant ratings, finished games,
+their seats and their reviews, and the snapshots of running games (and of their rounds that
+are over) that a lost live store is recovered from.
 
 Schema changes go through Alembic (`migrations/`); these classes describe the head revision.
 """
@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -253,3 +254,23 @@ class TournamentTable(Base):
     points: Mapped[list[float] | None] = mapped_column(JSONType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Review(Base):
+    """A finished game's review and its place in the queue (PROTOCOL §2f): asked for once,
+    taken by one worker at a time under a lease (epoch ms), stored once."""
+
+    __tablename__ = "reviews"
+    __table_args__ = (Index("ix_reviews_status", "status", "requested_ms"),)
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(8))  # "queued" | "running" | "done"
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    requested_ms: Mapped[int] = mapped_column(BigInteger)
+    worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # held until
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    finished_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)

@@ -4,7 +4,13 @@ from app.engine.errors import IllegalMove, OptionsError, RecordError
 from app.engine.game import Game
 from app.engine.layouts import Layout, Line, Spinner, Trains
 from app.engine.options import Option
-from app.engine.records import RECORD_FORMAT, replay_events, replay_positions, replay_record
+from app.engine.records import (
+    RECORD_FORMAT,
+    replay_events,
+    replay_positions,
+    replay_record,
+    replay_turns,
+)
 from app.engine.shuffle import commitment, new_seed
 from app.engine.tiles import Tile, parse_tile
 from app.engine.values import Clock, Move, Placement, Result, RoundEnd, Standings, VariantInfo
@@ -47,6 +53,7 @@ __all__ = [
     "replay_events",
     "replay_positions",
     "replay_record",
+    "replay_turns",
     "start_game",
     "validate_options",
     "variant_class",

@@ -7,6 +7,7 @@ that replays is legal by construction, and its output fields are the engine's, n
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any, NoReturn
 
 from app.engine.errors import IllegalMove, OptionsError, RecordError
@@ -16,7 +17,7 @@ from app.engine.tiles import Tile, full_set, parse_tile
 from app.engine.values import FIRST_RULES, RECORD_FORMAT, TIMEOUT_REASONS
 from app.engine.variants import VARIANTS, validate_options
 
-__all__ = ["RECORD_FORMAT", "replay_positions", "replay_record"]
+__all__ = ["RECORD_FORMAT", "replay_positions", "replay_record", "replay_turns"]
 
 
 def _fail(round_index: int, move_index: int, reason: str) -> NoReturn:
@@ -144,6 +145,23 @@ def replay_positions(record: Any) -> list[dict[str, Any]]:
             events = game.timeout(timeout["seat"], timeout.get("reason", "timeout"))
             positions.append(_position(game, r, len(rd.get("moves", [])), None, events))
     return positions
+
+
+def replay_turns(record: Any) -> Iterator[tuple[int, int, Game, dict[str, Any]]]:
+    """Each recorded move with the game just before it: (round, index, game, move). The
+    game is the replay's own and is played on as soon as the next one is asked for: look,
+    or copy it, but do not change it. Every hand is in it: for finished games only."""
+    played, _players = _replay(record)
+    game = type(played)(played.players, played.options, played.seed)
+    game.rules = played.rules
+    game.auto_deal = False
+    game.start()
+    for r, (rd, dealt) in enumerate(zip(record["rounds"], played.rounds, strict=False)):
+        game.deal(dealt["hands"], dealt["bazaar"])
+        game.recall_round(rd)
+        for m, move in enumerate(rd.get("moves", [])):
+            yield r, m, game, move
+            game.play(move["seat"], move["tile"], move.get("end"), **_move_fields(game, move))
 
 
 def replay_events(record: Any) -> list[Event]:

@@ -4,7 +4,7 @@ so the page can say why. A finished tournament keeps its winner, so a list of th
 read without the standings of each.
 
 Revision ID: 0013_tournament_cancel
-Revises: 0007_tournament_store
+Revises: 0008_reviews
 Create Date: 2026-12-04
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013_tournament_cancel"
-down_revision = "0007_tournament_store"
+down_revision = "0008_reviews"
 branch_labels = None
 depends_on = None
 

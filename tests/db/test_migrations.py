@@ -25,7 +25,8 @@ from tests.servers import REPO
 BEFORE_TOURNAMENTS = {"players", "sessions", "ratings", "games", "game_players",
                       "live_snapshots", "live_snapshot_rounds"}
 TOURNAMENT_TABLES = {"tournaments", "tournament_players", "tournament_tables"}
-TABLES = BEFORE_TOURNAMENTS | TOURNAMENT_TABLES
+REVIEW_TABLES = {"reviews"}  # 0008
+TABLES = BEFORE_TOURNAMENTS | TOURNAMENT_TABLES | REVIEW_TABLES
 
 
 async def _tables(url: str) -> set[str]:

@@ -46,7 +46,9 @@ def _env_example() -> dict[str, str]:
 
 def test_compose_has_the_production_shape() -> None:
     services = _compose()["services"]
-    assert set(services) == {"postgres", "redis", "migrate", "app", "proxy", "prometheus"}
+    assert set(services) == {"postgres", "redis", "migrate", "app", "worker", "proxy",
+                             "prometheus"}
+    assert services["worker"]["command"] == ["domino", "worker"]
 
     postgres = services["postgres"]
     assert any(v.endswith(":/var/lib/postgresql/data") for v in postgres["volumes"])

@@ -87,6 +87,7 @@ const ROUTES = [
   [/^#\/leaderboard(?:\/([^/?]+))?(?:\?.*)?$/, (m) => (root) => renderLeaderboard(root, decodeURIComponent(m[1] || "goat"))],
   [/^#\/player\/([^/?]+)$/, (m) => (root) => renderPlayer(root, decodeURIComponent(m[1]))],
   [/^#\/replay\/([^/?]+)$/, (m) => (root) => renderReplay(root, decodeURIComponent(m[1]))],
+  [/^#\/review\/([^/?]+)$/, (m) => (root) => renderReplay(root, decodeURIComponent(m[1]), { review: true })],
   [/^#\/rules(?:\/([^/?]+))?$/, (m) => (root) => renderRules(root, decodeURIComponent(m[1] || "goat"))],
   [/^#\/signin$/, () => (root) => renderAuth(root)],
   [/^#\/lobby$/, () => (root) => renderLobby(root)],

@@ -81,5 +81,6 @@ export function renderResult(ctx) {
     h("p", { class: "result-links" }, rematchPart,
       h("a", { href: "#/lobby", class: "button" }, t("table.back_to_lobby")),
       v.game_id ? h("a", { href: `#/replay/${encodeURIComponent(v.game_id)}`, class: "button" }, t("result.replay")) : null,
+      v.game_id ? h("a", { href: `#/review/${encodeURIComponent(v.game_id)}`, class: "button", "data-testid": "review-game" }, t("review.ask")) : null,
       v.seed ? h("span", { class: "muted seed", title: t("result.seed_title") }, ` ${t("result.seed")} ${String(v.seed).slice(0, 12)}…`) : null));
 }

@@ -102,5 +102,6 @@ export async function renderPlayer(root, name) {
       cell(2, { "data-testid": "outcome" }, outcomeWords(g)),
       cell(3, { class: "num" }, num(g.final ?? "")),
       cell(4, { class: "num" }, signed(g.rating ?? 0)),
-      cell(5, {}, h("a", { href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("result.replay")))))))));
+      cell(5, {}, h("a", { href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("result.replay")), " · ",
+        h("a", { href: `#/review/${encodeURIComponent(g.game_id)}`, "data-testid": "review-game" }, t("review.ask")))))))));
 }

@@ -8,6 +8,7 @@ import { controlIcon } from "../icons.js";
 import { num, t } from "../i18n.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
+import { endWords, reviewPanel } from "./review.js";
 import { describeEvents, loserWord, optionWords, playerName, resultWords, variantName } from "../words.js";
 
 const SPEEDS = [1500, 800, 400]; // ms per step
@@ -31,7 +32,12 @@ function stepsOf(record, positions, bots) {
   });
 }
 
-export async function renderReplay(root, gameId) {
+/**
+ * @param {HTMLElement} root
+ * @param {string} gameId
+ * @param {{review?: boolean}} [options] review: ask for the game's review at once
+ */
+export async function renderReplay(root, gameId, options = {}) {
   const section = h("section", { class: "replay-page" }, h("h1", {}, t("replay.title")));
   root.append(section);
   let record;
@@ -115,6 +121,8 @@ export async function renderReplay(root, gameId) {
   section.append(
     h("p", { class: "muted" }, [variantName(record.variant), ...optionWords(record.variant, record.options), players.join(" – ")].join(" · ")),
     controls, slider, notes, board, handsBox, standings, resultCard);
+  const review = reviewPanel(gameId, steps, players, (i) => go(i), Boolean(options.review));
+  section.append(review.panel);
 
   function drawHands(step) {
     replace(handsBox, step.hands.map((tiles, seat) => h("div", {
@@ -152,7 +160,16 @@ export async function renderReplay(root, gameId) {
     counter.textContent = t("replay.counter", { round: step.round + 1, step: index + 1, total: steps.length });
     if (resultCard) resultCard.hidden = index < steps.length - 1;
     replace(notes, step.notes.map((n) => h("li", {}, n)));
-    renderLayout(board, step.layout, step.chain, { ends: step.ends });
+    const weighed = review.show(index);
+    renderLayout(board, step.layout, step.chain, { ends: step.ends, last: weighed ? weighed.played.tile : null });
+    if (weighed && weighed.best) {
+      // The best move beside the move played: its tile and the end it goes to, on the board.
+      const faces = parseTile(weighed.best.tile) || [0, 0];
+      board.append(h("div", { class: "board-best", "data-testid": "board-best" },
+        h("span", {}, t("review.best")),
+        h("span", { class: "mini-tile", title: weighed.best.tile }, tileSvg(faces[0], faces[1])),
+        weighed.best.end ? h("span", {}, endWords(weighed.best.end)) : null));
+    }
     drawHands(step);
     drawStandings();
   }
@@ -170,6 +187,7 @@ export async function renderReplay(root, gameId) {
   document.addEventListener("keydown", onKey);
   draw();
   return () => {
+    review.close();
     clearInterval(timer);
     document.removeEventListener("keydown", onKey);
   };
