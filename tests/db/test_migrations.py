@@ -70,8 +70,8 @@ async def test_the_migrations_are_one_chain_with_the_tournaments_last(database_u
     scripts = ScriptDirectory.from_config(alembic_config())
     assert scripts.get_heads() == ["0008_reviews"]
     assert [s.revision for s in scripts.walk_revisions()] == [
-        "0008_reviews", "0007_tournament_store", "0006_tournaments", "0005_rules_mark", "0004_snapshot_rounds",
-        "0003_sessions", "0002_live_snapshots", "0001"]
+        "0008_reviews", "0007_tournament_store", "0006_tournaments", "0005_rules_mark",
+        "0004_snapshot_rounds", "0003_sessions", "0002_live_snapshots", "0001"]
     await migrate(database_url, "0005_rules_mark")
     assert await _tables(database_url) == BEFORE_TOURNAMENTS | {"alembic_version"}
     await migrate(database_url)
