@@ -94,6 +94,11 @@ export function num(n) {
   return typeof n === "number" && Number.isFinite(n) ? numbers.format(n) : String(n ?? "");
 }
 
+/** A tile's name ("3-5") in the language's digits: "۳-۵" on a Persian page. */
+export function tileName(tile) {
+  return String(tile ?? "").replace(/\d+/g, (d) => num(Number(d)));
+}
+
 /** "+3" for positive numbers (in the language's digits), "0" / "-2" otherwise. */
 export function signedNum(n) {
   return n > 0 ? `+${num(n)}` : num(n);

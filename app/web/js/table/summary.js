@@ -2,7 +2,7 @@
 // standings, with notes on what the numbers mean.
 
 import { h, replace } from "../dom.js";
-import { num, t } from "../i18n.js";
+import { num, t, tileName } from "../i18n.js";
 import { keepsRemembered, sides, standingCell, teamLetter } from "../scores.js";
 import { fishIcon, parseTile, tileSvg } from "../tiles.js";
 import { roundEndWords } from "../words.js";
@@ -23,7 +23,7 @@ function summaryRows(v, s) {
       h("td", { class: "summary-hand" }, c.seats.map((seat) => h("span", { class: "seat-hand", dataset: { seat: String(seat) } },
         ((s.hands || [])[seat] || []).map((tile) => {
           const tl = parseTile(tile) || [0, 0];
-          return h("span", { class: "mini-tile", title: tile }, tileSvg(tl[0], tl[1]));
+          return h("span", { class: "mini-tile", title: tileName(tile) }, tileSvg(tl[0], tl[1]));
         })))),
       h("td", { class: "num" }, num(points)),
       h("td", { class: "num" }, credited === undefined ? "" : num(credited)),
@@ -47,7 +47,7 @@ function specialHandNotes(ctx, v, s) {
     const burned = points === 0 && end.kind === "out" && end.by !== seat
       && team(seat) !== undefined && team(seat) !== null && team(seat) === team(end.by);
     const key = burned ? "summary.burned" : "summary.special_other";
-    notes.push(h("p", { class: "special-note", "data-testid": "special-hand" }, t(key, { name: ctx.name(seat), n: points, tiles: tiles.join(" ") })));
+    notes.push(h("p", { class: "special-note", "data-testid": "special-hand" }, t(key, { name: ctx.name(seat), n: points, tiles: tiles.map(tileName).join(" ") })));
   });
   return notes;
 }
