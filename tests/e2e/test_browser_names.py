@@ -31,7 +31,7 @@ SHOWN = """(selector) => [...document.querySelectorAll(selector)].map((el) => {
   const cell = el.parentElement.getBoundingClientRect();
   return {
     text: el.innerText.trim(), full: el.dataset.full,
-    box: [Math.round(r.left), Math.round(r.right), el.scrollWidth, el.clientWidth, Math.round(cell.left), Math.round(cell.right)],
+    box: [r.left, r.right, el.scrollWidth, el.clientWidth, cell.left, cell.right].map(Math.round),
     cut: el.scrollWidth > el.clientWidth + 1 || r.left < cell.left - 1 || r.right > cell.right + 1
       || r.left < -1 || r.right > innerWidth + 1,
   };
@@ -125,7 +125,8 @@ def test_the_sheet_tells_the_players_apart_at_1280(bot_server: Server, tabs: Any
     page.locator("[data-testid=close-summary]").click()
     expect(page.locator("[data-testid=side-name]")).to_have_count(4)
     page.screenshot(path=str(SCREENSHOTS / "names-sheet-en-1280.png"), full_page=True)
-    page.locator("[data-testid=score-sheet]").screenshot(path=str(SCREENSHOTS / "names-sheet-box-en-1280.png"))
+    sheet = page.locator("[data-testid=score-sheet]")
+    sheet.screenshot(path=str(SCREENSHOTS / "names-sheet-box-en-1280.png"))
     assert_told_apart(page.evaluate(SHOWN, "[data-testid=side-name]"), names)
     tab.assert_clean()
 
