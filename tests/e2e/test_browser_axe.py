@@ -7,6 +7,7 @@ screen reader each move and whose turn it is, in the page's language.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -91,7 +92,8 @@ def test_no_serious_axe_findings_where_a_new_player_goes(
     page.locator("[data-testid=close-summary]").click()
     expect(page.locator("[data-testid=result]")).to_be_visible()
     found["after the game"] = serious_violations(page)
-    assert {where: v for where, v in found.items() if v} == {}
+    bad = {where: v for where, v in found.items() if v}
+    assert bad == {}, json.dumps(bad, ensure_ascii=False, indent=1)
     tab.assert_clean()
 
 

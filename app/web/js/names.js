@@ -52,8 +52,9 @@ function wrappable(short) {
 export function nameTag(full, short, { cls = "", ...attrs } = {}) {
   const tag = h("button", {
     ...attrs, type: "button", class: `name-tag ${cls} ${short === full ? "whole" : ""}`, title: full, translate: "no", dir: "auto",
-    "aria-label": full, "data-full": full,
-  }, h("span", { class: "name-short", "aria-hidden": "true" }, wrappable(short)), h("span", { class: "name-long", "aria-hidden": "true" }, full));
+    "data-full": full,
+  // A screen reader reads the whole name (hidden from the eye, never from it), not the short.
+  }, h("span", { class: "name-short", "aria-hidden": "true" }, wrappable(short)), h("span", { class: "name-long" }, full));
   if (short !== full) {
     tag.addEventListener("click", (ev) => {
       ev.stopPropagation();

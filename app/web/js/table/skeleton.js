@@ -17,7 +17,7 @@ export function skeleton(tableId) {
     bazaarInfo: h("div", { class: "bazaar-info", "data-testid": "bazaar" }),
     watchers: h("div", { class: "watchers", "data-testid": "spectators" }),
     board: h("div", { class: "board", role: "group", "data-testid": "board" }),
-    summaryBox: h("div", { class: "round-summary", role: "dialog", "aria-modal": "false", hidden: true, "data-testid": "round-summary" }),
+    summaryBox: h("div", { class: "round-summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-title", hidden: true, "data-testid": "round-summary" }),
     prompt: h("div", { class: "prompt", "aria-live": "polite", "data-testid": "prompt" }),
     hand: h("div", { class: "hand", role: "group", "aria-label": t("table.your_tiles"), "data-testid": "hand" }),
     mine: h("div", { class: "my-area" }),
@@ -25,7 +25,7 @@ export function skeleton(tableId) {
     result: h("div", { class: "result card", hidden: true, "data-testid": "result" }),
     sheet: h("div", { class: "sheet-box", "data-testid": "score-sheet" }),
     // Scrolled by keyboard too (a focusable region); the moves are told by `announce`.
-    log: h("ol", { class: "log", tabindex: "0", role: "log", "aria-label": t("table.log"), "data-testid": "log" }),
+    log: h("ol", { class: "log", tabindex: "0", "aria-label": t("table.log"), "data-testid": "log" }),
     // What a screen reader says after each change: the moves, then whose turn it is.
     announce: h("div", { class: "visually-hidden", role: "status", "aria-live": "polite", "data-testid": "announce" }),
     chatList: h("ol", { class: "chat-list", tabindex: "0", "aria-label": t("table.chat"), "data-testid": "chat" }),

@@ -81,7 +81,7 @@ export function renderSummary(ctx) {
   notes.push(...specialHandNotes(ctx, v, s), ...generalNotes(ctx, v, s));
   if (keepsRemembered(v)) notes.push(h("p", { class: "muted" }, t("summary.remember_rule")));
   replace(box,
-    h("h2", {}, t("summary.title", { n: (s.round ?? 0) + 1 })),
+    h("h2", { id: "summary-title" }, t("summary.title", { n: (s.round ?? 0) + 1 })),
     h("p", { class: "summary-why" }, roundEndWords(v, end, fishRule)),
     h("div", { class: "summary-scroll" }, h("table", { class: "summary-table" },
       h("thead", {}, h("tr", {}, [t("summary.player"), t("summary.hand"), t("summary.points"), t("summary.credited"), t("summary.standing")]
