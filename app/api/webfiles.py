@@ -43,7 +43,7 @@ TYPES = {
 }
 # Files whose address must never change: the service worker (its scope is its address)
 # and the manifest a home screen remembers.
-FIXED = {"sw.js", "manifest.webmanifest", "offline.html"}
+FIXED = {"sw.js", "manifest.webmanifest", "offline.html", "offline.js"}
 # Too small to be worth compressing.
 MIN_GZIP = 512
 _LINK = re.compile(r'(?P<attr>src|href)="(?P<path>(?:css|js|lang|icons)/[^"?#]+)"')

@@ -12,12 +12,13 @@ import base64
 import hashlib
 import json
 import re
+from pathlib import Path
 
 import httpx
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
-from tests.e2e.browser import PHONE
-from tests.servers import REPO, Server
+from tests.e2e.browser import PHONE, SCREENSHOTS
+from tests.servers import REPO, Server, run_server
 
 WEB = REPO / "app" / "web"
 IMPORTMAP = re.compile(r'<script type="importmap">(.*?)</script>', re.S)
@@ -35,7 +36,7 @@ def test_every_module_is_hashed_preloaded_and_let_run_by_the_policy(server: Serv
     with httpx.Client(base_url=server.url, timeout=30) as http:
         page, imports = page_and_map(http)
         modules = sorted(p.relative_to(WEB).as_posix() for p in WEB.rglob("*.js")
-                         if p.name != "sw.js")
+                         if p.parent != WEB)
         assert modules and all(f"/{m}" in imports for m in modules), set(modules) - set(imports)
         for m in modules:
             assert f'<link rel="modulepreload" href="{imports["/" + m]}">' in page.text, m
@@ -89,3 +90,44 @@ def test_a_persian_page_loads_the_persian_catalogue_alone(server: Server, open_t
     page.locator("[data-testid=lang]").select_option("ru")
     expect(page.locator("h1")).to_have_text("Лобби")
     tab.assert_clean()
+
+
+def test_the_service_worker_shows_the_offline_page_with_the_server_stopped(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Installable: a manifest with icons; with the server gone, the service worker
+    serves the offline page in the reader's language, and it never kept an API answer."""
+    env = {"DOMINO_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'domino.db'}",
+           "DOMINO_REDIS_URL": ""}
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script("localStorage.setItem('domino.lang', 'fa');")
+    page = context.new_page()
+    try:
+        with run_server(env, log_dir=tmp_path) as server:
+            manifest = httpx.get(f"{server.url}/manifest.webmanifest", timeout=30).json()
+            sizes = {i["sizes"] for i in manifest["icons"]}
+            assert {"192x192", "512x512"} <= sizes and manifest["display"] == "standalone"
+            for icon in manifest["icons"]:
+                assert httpx.get(f"{server.url}{icon['src']}", timeout=30).status_code == 200
+            page.goto(f"{server.url}/#/lobby")
+            expect(page.locator("h1")).to_have_text("سالن")
+            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+            page.reload()  # now under the worker's control, which keeps the hashed files
+            expect(page.locator("h1")).to_have_text("سالن")
+            page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.reload()  # the whole page again, from a server that is gone
+        offline = page.locator("[data-testid=offline]")
+        expect(offline).to_be_visible()
+        expect(offline.locator("h1")).to_have_text("اتصال برقرار نیست")
+        page.screenshot(path=str(SCREENSHOTS / "offline-fa-360.png"), full_page=True)
+        kept = page.evaluate("""async () => {
+            const out = [];
+            for (const name of await caches.keys()) {
+                for (const r of await (await caches.open(name)).keys()) out.push(new URL(r.url).pathname);
+            }
+            return out;
+        }""")
+        assert kept and all(re.match(r"^/(js|css|lang|icons)/|^/offline[.]", p) for p in kept), kept
+        assert "/lang/fa.json" in kept
+    finally:
+        context.close()
