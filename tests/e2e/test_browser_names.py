@@ -31,7 +31,8 @@ SHOWN = """(selector) => [...document.querySelectorAll(selector)].map((el) => {
   const cell = el.parentElement.getBoundingClientRect();
   return {
     // What the eye sees: the short form or the whole name (the other is hidden).
-    text: [...el.children].filter((s) => getComputedStyle(s).position !== "absolute" && s.offsetWidth > 0)
+    text: [...el.children]
+      .filter((s) => getComputedStyle(s).position !== "absolute" && s.offsetWidth > 0)
       .map((s) => s.innerText).join("").trim(),
     full: el.dataset.full,
     box: [r.left, r.right, el.scrollWidth, el.clientWidth, cell.left, cell.right].map(Math.round),

@@ -123,7 +123,8 @@ def test_the_service_worker_shows_the_offline_page_with_the_server_stopped(
         kept = page.evaluate("""async () => {
             const out = [];
             for (const name of await caches.keys()) {
-                for (const r of await (await caches.open(name)).keys()) out.push(new URL(r.url).pathname);
+                const cache = await caches.open(name);
+                for (const r of await cache.keys()) out.push(new URL(r.url).pathname);
             }
             return out;
         }""")
