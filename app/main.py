@@ -13,7 +13,6 @@ from types import FrameType
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from uvicorn import Server
 
 from app import collector, metrics
@@ -37,6 +36,7 @@ from app.api.i18n import install_translations
 from app.api.limits import install_body_limits
 from app.api.origins import OriginGuard
 from app.api.ratelimit import install_rate_limits
+from app.api.webfiles import WebFiles
 from app.config import settings
 from app.db.session import Database, migrate
 from app.services.runtime import LiveTables
@@ -133,11 +133,12 @@ def create_app() -> FastAPI:
     # What another site's page sends (with the player's cookie) goes no further; its
     # refusal carries the security headers too.
     app.add_middleware(OriginGuard, allowed_origins=settings.origins)
-    app.add_middleware(SecurityHeaders)
+    web = WebFiles(WEB)
+    app.add_middleware(SecurityHeaders, script_hashes=web.script_hashes)
     # Outermost, so every log line of a request (the rate limiter's too) carries its id.
     app.add_middleware(observe.RequestIds)
     # The browser client, last: every API route above takes precedence over its files.
-    app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    app.mount("/", web, name="web")
     return app
 
 

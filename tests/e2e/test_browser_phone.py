@@ -270,7 +270,9 @@ def test_computer_players_carry_the_pickers_words_and_show_as_present(
     watcher.page.goto(f"{bot_server.url}/#/table/{table_id}")
     for tab, words in ((player, "Компьютер 2 (Надёжный)"), (watcher, "رایانه ۲ (پایدار)")):
         seat = tab.page.locator("[data-testid=seat-1]")
-        expect(seat.locator(".name")).to_have_text(words)
+        # The picker's words name the seat (shown whole on a wide screen, a tap away on a phone).
+        expect(seat.locator(".name")).to_have_attribute("data-full", words)
+        expect(seat.locator(".name .name-long")).to_have_text(words)
         expect(seat).to_have_attribute("data-connected", "true")
         expect(tab.page.locator("[data-testid=seat-2]")).to_have_attribute("data-connected", "true")
         expect(tab.page.locator(".table-main")).not_to_contain_text("heuristic")

@@ -720,17 +720,18 @@ def test_score_sheets_credit_the_round_winner_and_give_teams_one_column(
     # The round's winner is credited in his own column; the loser's pips stay beside.
     assert cells[winner] == f"+{entry['credited'][winner]}" and entry["credited"][winner] > 0
     assert cells[1 - winner] == "0"
-    # Names are shown in full.
-    heads = sheet.locator("thead th.side-name").all_inner_texts()
-    players = watcher.page.locator(".seat-card .name").all_inner_texts()
+    # Each column names its player (shown short where narrow, whole a tap away).
+    full = "els => els.map(e => e.dataset.full)"
+    heads = sheet.locator("thead th.side-name [data-testid=side-name]").evaluate_all(full)
+    players = watcher.page.locator(".seat-card .name").evaluate_all(full)
     assert sorted(heads) == sorted(players)
 
     watcher.page.goto(f"{server.url}/#/table/{team}")
     sheet = watcher.page.locator("[data-testid=score-sheet] table.score-sheet")
     expect(sheet).to_be_visible()
-    heads = sheet.locator("thead th.side-name").all_inner_texts()
+    heads = sheet.locator("thead th.side-name [data-testid=side-name]").evaluate_all(full)
     assert len(heads) == 2 and heads[0].startswith("Team A:") and heads[1].startswith("Team B:")
-    names = watcher.page.locator(".seat-card .name").all_inner_texts()
+    names = watcher.page.locator(".seat-card .name").evaluate_all(full)
     for head in heads:
         assert sum(n in head for n in names) == 2, head
     watcher.assert_clean()

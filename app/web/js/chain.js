@@ -3,7 +3,7 @@
 // right); other shapes are normalised as well as possible.
 
 import { h, widthOf } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tileName } from "./i18n.js";
 import { parseTile, tileSvg } from "./tiles.js";
 
 /** Normalise the engine's chain into [{tile, left, right, double}]. */
@@ -87,7 +87,7 @@ export function renderChain(container, rawChain, { choices = [], onChoose = null
       return h("span", {
         // The last placement is marked (and, without reduced motion, slides in).
         class: `chain-tile ${item.double ? "double" : ""} ${last && item.tile === last ? "last" : ""}`,
-        title: item.tile, "aria-label": item.tile, role: "img", dataset: { tile: item.tile },
+        title: tileName(item.tile), "aria-label": tileName(item.tile), role: "img", dataset: { tile: item.tile },
       }, tileSvg(a, b, { horizontal: !item.double }));
     });
     const children = [];

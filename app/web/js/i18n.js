@@ -6,13 +6,6 @@
 // t("key", {name: "masha"}) fills {name}; a key whose value is an object of plural
 // forms ({one, few, many, other}) takes the form for params.n by Intl.PluralRules.
 
-import en from "../lang/en.json" with { type: "json" };
-import fa from "../lang/fa.json" with { type: "json" };
-import lo from "../lang/lo.json" with { type: "json" };
-import ru from "../lang/ru.json" with { type: "json" };
-import th from "../lang/th.json" with { type: "json" };
-
-export const CATALOGUE = { en, ru, th, fa, lo };
 export const LANGUAGES = [
   { code: "en", name: "English", dir: "ltr" },
   { code: "ru", name: "Русский", dir: "ltr" },
@@ -20,20 +13,29 @@ export const LANGUAGES = [
   { code: "fa", name: "فارسی", dir: "rtl" },
   { code: "lo", name: "ລາວ", dir: "ltr" },
 ];
+const CODES = LANGUAGES.map((l) => l.code);
 const LANG_KEY = "domino.lang";
 
 function fromBrowser() {
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const code = String(tag).toLowerCase().split(/[-_]/)[0];
-    if (code in CATALOGUE) return code;
+    if (CODES.includes(code)) return code;
   }
   return "en";
 }
 
+/** One language's catalogue. Only the reader's is loaded: every catalogue has every key
+ * (tests/test_words.py), so none needs another to fall back on. */
+async function load(code) {
+  const module = await import(`../lang/${code}.json`, { with: { type: "json" } });
+  return module.default;
+}
+
 let current = (() => {
   const saved = localStorage.getItem(LANG_KEY);
-  return saved && saved in CATALOGUE ? saved : fromBrowser();
+  return saved && CODES.includes(saved) ? saved : fromBrowser();
 })();
+let words = await load(current);
 let plurals = new Intl.PluralRules(current);
 let numbers = new Intl.NumberFormat(current);
 
@@ -51,8 +53,9 @@ export function applyLanguage() {
   document.documentElement.dir = dir();
 }
 
-export function setLang(code) {
-  if (!(code in CATALOGUE) || code === current) return;
+export async function setLang(code) {
+  if (!CODES.includes(code) || code === current) return;
+  words = await load(code);
   current = code;
   plurals = new Intl.PluralRules(current);
   numbers = new Intl.NumberFormat(current);
@@ -62,8 +65,7 @@ export function setLang(code) {
 }
 
 function lookup(key) {
-  const mine = CATALOGUE[current][key];
-  return mine !== undefined ? mine : en[key];
+  return words[key];
 }
 
 /** The words for `key` in the current language, with {placeholders} filled. */
@@ -92,6 +94,11 @@ export function has(key) {
 /** A number in the language's digits and grouping. */
 export function num(n) {
   return typeof n === "number" && Number.isFinite(n) ? numbers.format(n) : String(n ?? "");
+}
+
+/** A tile's name ("3-5") in the language's digits: "۳-۵" on a Persian page. */
+export function tileName(tile) {
+  return String(tile ?? "").replace(/\d+/g, (d) => num(Number(d)));
 }
 
 /** "+3" for positive numbers (in the language's digits), "0" / "-2" otherwise. */

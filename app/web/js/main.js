@@ -196,3 +196,10 @@ startGathering();
 checkSession();
 // Variant names and option words come from the server: draw the first page once they are here.
 loadVariants().catch(() => {}).finally(route);
+// Installable, and an offline page (app/web/sw.js), once the page has what it needs.
+// (The load event may be over already: this module waited for its catalogue.)
+if ("serviceWorker" in navigator) {
+  const register = () => navigator.serviceWorker.register("/sw.js").catch(() => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register);
+}

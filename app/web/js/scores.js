@@ -9,6 +9,7 @@
 
 import { h } from "./dom.js";
 import { num, signedNum, t } from "./i18n.js";
+import { nameTag, seatAbbreviations } from "./names.js";
 import { fishIcon } from "./tiles.js";
 import { seatName } from "./words.js";
 
@@ -41,11 +42,13 @@ export function seatStanding(view, seat) {
   return h("span", { class: "total" }, num(seat.account ?? 0));
 }
 
-/** Columns of the sheet: one per seat, or one per team (partners share a standing). */
+/** Columns of the sheet: one per seat, or one per team (partners share a standing);
+ * `label` names them whole, `short` with names that fit a narrow column. */
 export function sides(view) {
   const seats = view.seats || [];
+  const short = seatAbbreviations(view);
   if (!seats.some((s) => s.team !== undefined && s.team !== null)) {
-    return seats.map((s) => ({ key: String(s.seat), seats: [s.seat], label: seatName(view, s.seat) }));
+    return seats.map((s) => ({ key: String(s.seat), seats: [s.seat], label: seatName(view, s.seat), short: short.get(s.seat) }));
   }
   const teams = new Map();
   for (const s of seats) {
@@ -55,6 +58,7 @@ export function sides(view) {
   return [...teams.entries()].map(([team, members]) => ({
     key: `team-${team}`, seats: members,
     label: `${t("seat.team", { team: teamLetter(team) })}: ${members.map((s) => seatName(view, s)).join(" & ")}`,
+    short: `${t("seat.team", { team: teamLetter(team) })}: ${members.map((s) => short.get(s)).join(" & ")}`,
   }));
 }
 
@@ -80,9 +84,10 @@ export function scoreSheet(view) {
   const cell = (value) => (goat ? standingCell(value) : h("span", { class: "total" }, num(value)));
 
   const head = h("tr", {}, h("th", { scope: "col", title: t("sheet.round") }, "#"),
-    columns.map((c) => h("th", { scope: "col", class: "side-name", title: c.label }, c.label)));
+    columns.map((c) => h("th", { scope: "col", class: "side-name" }, nameTag(c.label, c.short, { "data-testid": "side-name" }))));
   const body = [];
-  body.push(h("tr", { class: "score-start" }, h("th", { scope: "row" }, ""),
+  // Every row has its header, told to a screen reader where the sheet shows none.
+  body.push(h("tr", { class: "score-start" }, h("th", { scope: "row" }, h("span", { class: "visually-hidden" }, t("phone.sheet_start"))),
     columns.map(() => h("td", {}, cell(zero)))));
   history.forEach((entry, r) => {
     const kind = endKind(entry);
@@ -116,7 +121,7 @@ export function scoreSheet(view) {
           h("span", { class: "points" }, credited ? signedNum(credited) : num(0)), marks,
           h("span", { class: "pips", title: t("sheet.pips") }, ` (${num(p)})`));
       })));
-    body.push(h("tr", { class: "score-total" }, h("th", { scope: "row" }, ""),
+    body.push(h("tr", { class: "score-total" }, h("th", { scope: "row" }, h("span", { class: "visually-hidden" }, t("phone.sheet_total"))),
       columns.map((c) => h("td", {}, cell((totals[r] || [])[c.seats[0]] ?? zero)))));
   });
   // A game of a set number of rounds (view.rounds_total: Mexican Train's 13) lists the

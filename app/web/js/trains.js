@@ -11,7 +11,7 @@
 // each of those rows gets a button at its open end: the row says whose train it is.
 
 import { h, widthOf } from "./dom.js";
-import { dir, t } from "./i18n.js";
+import { dir, t, tileName } from "./i18n.js";
 import { parseTile, tileSvg } from "./tiles.js";
 import { endLabel, seatName } from "./words.js";
 
@@ -77,7 +77,7 @@ export function renderTrains(container, chain, { choices = [], onChoose = null, 
       return h("span", {
         class: `chain-tile ${double ? "double" : ""} ${open ? "open-double" : ""}`,
         title: open ? t("trains.open_double_title", { tile: item.tile }) : item.tile,
-        "aria-label": open ? t("trains.open_double_label", { tile: item.tile }) : item.tile, role: "img",
+        "aria-label": open ? t("trains.open_double_label", { tile: tileName(item.tile) }) : tileName(item.tile), role: "img",
         dataset: { tile: item.tile, arm: end },
       }, rtl ? tileSvg(item.outer, item.inner, { horizontal: !double }) : tileSvg(item.inner, item.outer, { horizontal: !double }));
     });
@@ -116,7 +116,7 @@ export function renderTrains(container, chain, { choices = [], onChoose = null, 
 
   const head = engine
     ? h("div", { class: "train-engine", "data-testid": "engine" },
-      h("span", { class: "chain-tile double engine", title: t("trains.engine_tile", { tile: engine.tile }), role: "img", "aria-label": t("trains.engine_tile", { tile: engine.tile }) },
+      h("span", { class: "chain-tile double engine", title: t("trains.engine_tile", { tile: tileName(engine.tile) }), role: "img", "aria-label": t("trains.engine_tile", { tile: tileName(engine.tile) }) },
         tileSvg(engine.left, engine.right, { horizontal: false })),
       h("span", { class: "engine-word" }, t("trains.engine", { tile: engine.tile })),
       openDouble ? h("span", { class: "pill open-double-note", "data-testid": "open-double" },
@@ -125,5 +125,5 @@ export function renderTrains(container, chain, { choices = [], onChoose = null, 
   const grid = h("div", { class: "trains", "data-testid": "trains" }, head, rows);
   container.replaceChildren(grid);
   container.dataset.ends = JSON.stringify(ends || {});
-  container.setAttribute("aria-label", engine ? t("trains.all", { tile: engine.tile }) : t("trains.none"));
+  container.setAttribute("aria-label", engine ? t("trains.all", { tile: tileName(engine.tile) }) : t("trains.none"));
 }

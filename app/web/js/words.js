@@ -3,7 +3,7 @@
 // Variants and their options also describe themselves (GET /api/variants, in English):
 // those words stand in for any the catalogue does not have.
 
-import { has, list, num, t } from "./i18n.js";
+import { has, list, num, t, tileName } from "./i18n.js";
 import { variantInfo } from "./variants.js";
 
 export function variantName(v) {
@@ -169,13 +169,13 @@ export function describeEvents(events, view) {
       case "play":
         if (ev.closed) lines.push(t("log.played_closed", { name: who, end: endLabel(view, ev.end) }));
         else lines.push(ev.end
-          ? t("log.played_on", { name: who, tile: ev.tile, end: endLabel(view, ev.end) })
-          : t("log.played", { name: who, tile: ev.tile }));
+          ? t("log.played_on", { name: who, tile: tileName(ev.tile), end: endLabel(view, ev.end) })
+          : t("log.played", { name: who, tile: tileName(ev.tile) }));
         // Sea Goat's second double of the same turn (RULES §7).
-        for (const p of ev.also || []) lines.push(t("log.played_also", { name: who, tile: p.tile, end: endLabel(view, p.end) }));
+        for (const p of ev.also || []) lines.push(t("log.played_also", { name: who, tile: tileName(p.tile), end: endLabel(view, p.end) }));
         break;
       case "open":
-        lines.push(t("log.opened", { name: who, tile: ev.tile, end: endLabel(view, ev.end) }));
+        lines.push(t("log.opened", { name: who, tile: tileName(ev.tile), end: endLabel(view, ev.end) }));
         break;
       case "draw": {
         const next = events[i + 1];

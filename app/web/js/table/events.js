@@ -6,7 +6,7 @@ import { alertPlayer, clearTitleAlert } from "../alerts.js";
 import { t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { toast } from "../ui.js";
-import { variantName } from "../words.js";
+import { describeEvents, seatName, variantName } from "../words.js";
 import { notePops } from "./board.js";
 import { fetchWholeLog, renderLog } from "./log.js";
 import { modeMoves } from "./moves.js";
@@ -14,6 +14,10 @@ import { modeMoves } from "./moves.js";
 function noteEvents(ctx, events, v, before) {
   const { state } = ctx;
   for (const ev of events) {
+    // A seat's "drew 2, knocked" tells its last turn: once another seat moves, it is over.
+    if (["play", "draw", "knock"].includes(ev.type)) {
+      for (const seat of Object.keys(state.acts)) if (Number(seat) !== ev.seat) delete state.acts[seat];
+    }
     if (ev.type === "play") {
       state.lastTile = ev.tile;
       delete state.acts[ev.seat];
@@ -48,6 +52,15 @@ function noteEvents(ctx, events, v, before) {
   } else clearTitleAlert();
 }
 
+/** Tell a screen reader the change: its moves in words, then whose turn it is now. */
+function announce(ctx, events, v) {
+  const words = describeEvents(events, v);
+  if (v.status === "playing" && !v.next_round_at && v.turn !== null && v.turn !== undefined) {
+    words.push(v.turn === v.you ? t("table.your_turn") : t("table.their_turn", { name: seatName(v, v.turn) }));
+  }
+  if (words.length) ctx.el.announce.textContent = words.join(". ");
+}
+
 export function onState(ctx, msg) {
   const { state, tableId, kept } = ctx;
   if (msg.table_id !== tableId) return;
@@ -73,6 +86,7 @@ export function onState(ctx, msg) {
     kept.addChange(seq, msg.events);
     noteEvents(ctx, msg.events, v, before);
     if (before) notePops(ctx, msg.events);
+    announce(ctx, msg.events, v);
     renderLog(ctx);
   } else if (v) {
     if (!before) {

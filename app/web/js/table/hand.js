@@ -2,7 +2,7 @@
 // tiles; and the keys that choose them.
 
 import { arrange, h, replace } from "../dom.js";
-import { num, t } from "../i18n.js";
+import { num, t, tileName } from "../i18n.js";
 import { socket } from "../socket.js";
 import { parseTile, tileSvg } from "../tiles.js";
 import { endLabel } from "../words.js";
@@ -63,7 +63,7 @@ export function renderHand(ctx) {
     const pair = legal && pairTiles.has(tile);
     return {
       tile, legal, pair, selected: state.selected === tile,
-      label: `${i < 9 ? `${num(i + 1)}: ` : ""}${tile}${legal ? `, ${t("table.playable")}` : ""}${pair ? `, ${t("table.with_double")}` : ""}`,
+      label: `${i < 9 ? `${num(i + 1)}: ` : ""}${tileName(tile)}${legal ? `, ${t("table.playable")}` : ""}${pair ? `, ${t("table.with_double")}` : ""}`,
     };
   });
   const empty = v.status === "playing" ? t("table.no_tiles") : "";

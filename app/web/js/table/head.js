@@ -43,7 +43,9 @@ export function renderHead(ctx) {
     el.rulesLink.textContent = t("rules.table_link", { variant: variantName(variant) });
   }
   if (tb) {
-    bits.push(t("table.seconds_per_move", { n: tb.turn_seconds ?? 30 }), tb.rated ? t("table.rated") : t("table.casual"));
+    // Rated or casual first: a phone's one line cuts the subtitle's end.
+    bits.unshift(tb.rated ? t("table.rated") : t("table.casual"));
+    bits.push(t("table.seconds_per_move", { n: tb.turn_seconds ?? 30 }));
     if (tb.round_pause_seconds) bits.push(t("table.pause", { n: tb.round_pause_seconds }));
   }
   el.subtitle.textContent = bits.join(" · ");

@@ -4,7 +4,7 @@
 
 import { get } from "../api.js";
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tileName } from "../i18n.js";
 import { describeEvents } from "../words.js";
 
 const LINES = 2000;
@@ -34,7 +34,7 @@ function linesOf(ctx, changes, v) {
     for (const ev of change.events) {
       if (ev.type === "round_end" && Array.isArray(ev.hands)) {
         lines.push(h("li", { class: "muted" }, t("log.hands", {
-          list: ev.hands.map((tiles, s) => `${ctx.name(s)} ${tiles.length ? tiles.join(" ") : "—"}`).join("; "),
+          list: ev.hands.map((tiles, s) => `${ctx.name(s)} ${tiles.length ? tiles.map(tileName).join(" ") : "—"}`).join("; "),
         })));
       }
     }

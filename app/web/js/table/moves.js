@@ -2,7 +2,7 @@
 // ends a selected tile may go to, and the `play` message (PROTOCOL §2a).
 
 import { clearTitleAlert } from "../alerts.js";
-import { num, t } from "../i18n.js";
+import { num, t, tileName } from "../i18n.js";
 import { socket } from "../socket.js";
 import { toast } from "../ui.js";
 import { endLabel } from "../words.js";
@@ -84,7 +84,7 @@ export function endChoices(ctx, onBoard = false) {
       end: m.end,
       extra: extraFields(m),
       label: m.also
-        ? t("table.also", { first: where(m.end), tile: m.also.map((p) => p.tile).join(", "), second: m.also.map((p) => where(p.end)).join(", ") })
+        ? t("table.also", { first: where(m.end), tile: m.also.map((p) => tileName(p.tile)).join(", "), second: m.also.map((p) => where(p.end)).join(", ") })
         : m.end ? where(m.end) : t("table.lead"),
       short: ends[m.end] !== undefined ? num(ends[m.end]) : "▼",
     }));

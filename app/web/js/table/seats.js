@@ -5,9 +5,10 @@ import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { seatStanding, teamLetter } from "../scores.js";
 import { tileBack } from "../tiles.js";
+import { nameTag, seatAbbreviations } from "../names.js";
 import { playerName } from "../words.js";
 
-export function seatCard(ctx, seat, v) {
+export function seatCard(ctx, seat, v, short = seatAbbreviations(v)) {
   const isTurn = v.status === "playing" && v.turn === seat.seat && !v.next_round_at;
   const isYou = v.you === seat.seat;
   const count = seat.tiles ?? 0;
@@ -22,7 +23,8 @@ export function seatCard(ctx, seat, v) {
     h("div", { class: "seat-name" },
       h("span", { class: `dot ${connected ? "online" : "offline"}`, title: connected ? t("seat.connected") : t("seat.disconnected"),
         "aria-label": connected ? t("seat.connected") : t("seat.disconnected"), role: "img" }),
-      h("span", { class: "name", title: playerName(seat, seat.seat) }, playerName(seat, seat.seat)),
+      // Whole where the seat is wide; on a phone the short form that still tells it apart.
+      nameTag(playerName(seat, seat.seat), short.get(seat.seat), { cls: "name", "data-testid": "seat-name" }),
       isYou ? h("span", { class: "you-tag" }, ` ${t("seat.you")}`) : null,
       // The team by its name, or by its letter alone where the seat is narrow (a phone).
       seat.team !== undefined && seat.team !== null ? h("span", {
@@ -41,5 +43,6 @@ export function renderSeats(ctx) {
   const ordered = [];
   for (let i = 0; i < seats.length; i++) ordered.push(seats[(start + i) % seats.length]);
   const others = ctx.seated(v) ? ordered.filter((x) => x.seat !== v.you) : ordered;
-  replace(ctx.el.seatsBox, others.map((x) => seatCard(ctx, x, v)));
+  const short = seatAbbreviations(v);
+  replace(ctx.el.seatsBox, others.map((x) => seatCard(ctx, x, v, short)));
 }

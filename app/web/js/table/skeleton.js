@@ -10,22 +10,25 @@ export function skeleton(tableId) {
     rulesLink: h("a", { class: "rules-link", "data-testid": "rules-link", hidden: true }),
     headActions: h("div", { class: "table-actions" }),
     seatsBox: h("div", { class: "seats", "aria-label": t("table.players") }),
-    turnText: h("div", { class: "turn-text", "aria-live": "polite", "data-testid": "turn" }),
+    turnText: h("div", { class: "turn-text", "data-testid": "turn" }),
     timer: h("div", { class: "timer", "data-testid": "timer" }),
     carry: h("div", { class: "carry", "data-testid": "carry" }),
     roundInfo: h("div", { class: "round-info" }),
     bazaarInfo: h("div", { class: "bazaar-info", "data-testid": "bazaar" }),
     watchers: h("div", { class: "watchers", "data-testid": "spectators" }),
     board: h("div", { class: "board", role: "group", "data-testid": "board" }),
-    summaryBox: h("div", { class: "round-summary", role: "dialog", "aria-modal": "false", hidden: true, "data-testid": "round-summary" }),
+    summaryBox: h("div", { class: "round-summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-title", hidden: true, "data-testid": "round-summary" }),
     prompt: h("div", { class: "prompt", "aria-live": "polite", "data-testid": "prompt" }),
     hand: h("div", { class: "hand", role: "group", "aria-label": t("table.your_tiles"), "data-testid": "hand" }),
     mine: h("div", { class: "my-area" }),
     waiting: h("div", { class: "waiting card", hidden: true, "data-testid": "waiting" }),
     result: h("div", { class: "result card", hidden: true, "data-testid": "result" }),
     sheet: h("div", { class: "sheet-box", "data-testid": "score-sheet" }),
-    log: h("ol", { class: "log", "aria-live": "polite", "data-testid": "log" }),
-    chatList: h("ol", { class: "chat-list", "data-testid": "chat" }),
+    // Scrolled by keyboard too (a focusable region); the moves are told by `announce`.
+    log: h("ol", { class: "log", tabindex: "0", "aria-label": t("table.log"), "data-testid": "log" }),
+    // What a screen reader says after each change: the moves, then whose turn it is.
+    announce: h("div", { class: "visually-hidden", role: "status", "aria-live": "polite", "data-testid": "announce" }),
+    chatList: h("ol", { class: "chat-list", tabindex: "0", "aria-label": t("table.chat"), "data-testid": "chat" }),
     chatInput: h("input", { name: "chat", maxlength: 300, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.label") }),
     chatNote: h("p", { class: "muted chat-note", hidden: true, "data-testid": "chat-note" }),
   };
@@ -41,6 +44,7 @@ export function skeleton(tableId) {
       h("div", { class: "table-side" },
         h("section", { class: "card" }, h("h2", {}, t("table.score")), el.sheet),
         h("section", { class: "card" }, h("h2", {}, t("table.log")), el.log),
-        h("section", { class: "card chat" }, h("h2", {}, t("table.chat")), el.chatList, el.chatForm, el.chatNote))));
+        h("section", { class: "card chat" }, h("h2", {}, t("table.chat")), el.chatList, el.chatForm, el.chatNote))),
+    el.announce);
   return el;
 }

@@ -2,7 +2,7 @@
 // standings, with notes on what the numbers mean.
 
 import { h, replace } from "../dom.js";
-import { num, t } from "../i18n.js";
+import { num, t, tileName } from "../i18n.js";
 import { keepsRemembered, sides, standingCell, teamLetter } from "../scores.js";
 import { fishIcon, parseTile, tileSvg } from "../tiles.js";
 import { roundEndWords } from "../words.js";
@@ -23,7 +23,7 @@ function summaryRows(v, s) {
       h("td", { class: "summary-hand" }, c.seats.map((seat) => h("span", { class: "seat-hand", dataset: { seat: String(seat) } },
         ((s.hands || [])[seat] || []).map((tile) => {
           const tl = parseTile(tile) || [0, 0];
-          return h("span", { class: "mini-tile", title: tile }, tileSvg(tl[0], tl[1]));
+          return h("span", { class: "mini-tile", title: tileName(tile) }, tileSvg(tl[0], tl[1]));
         })))),
       h("td", { class: "num" }, num(points)),
       h("td", { class: "num" }, credited === undefined ? "" : num(credited)),
@@ -47,7 +47,7 @@ function specialHandNotes(ctx, v, s) {
     const burned = points === 0 && end.kind === "out" && end.by !== seat
       && team(seat) !== undefined && team(seat) !== null && team(seat) === team(end.by);
     const key = burned ? "summary.burned" : "summary.special_other";
-    notes.push(h("p", { class: "special-note", "data-testid": "special-hand" }, t(key, { name: ctx.name(seat), n: points, tiles: tiles.join(" ") })));
+    notes.push(h("p", { class: "special-note", "data-testid": "special-hand" }, t(key, { name: ctx.name(seat), n: points, tiles: tiles.map(tileName).join(" ") })));
   });
   return notes;
 }
@@ -81,7 +81,7 @@ export function renderSummary(ctx) {
   notes.push(...specialHandNotes(ctx, v, s), ...generalNotes(ctx, v, s));
   if (keepsRemembered(v)) notes.push(h("p", { class: "muted" }, t("summary.remember_rule")));
   replace(box,
-    h("h2", {}, t("summary.title", { n: (s.round ?? 0) + 1 })),
+    h("h2", { id: "summary-title" }, t("summary.title", { n: (s.round ?? 0) + 1 })),
     h("p", { class: "summary-why" }, roundEndWords(v, end, fishRule)),
     h("div", { class: "summary-scroll" }, h("table", { class: "summary-table" },
       h("thead", {}, h("tr", {}, [t("summary.player"), t("summary.hand"), t("summary.points"), t("summary.credited"), t("summary.standing")]

@@ -9,6 +9,7 @@ import { navigate, pill, toast } from "../ui.js";
 import { loadVariants } from "../variants.js";
 import { optionLabel, optionValueWord, optionWords, playerName, variantName } from "../words.js";
 import { openSeeksList, playNowBox } from "./seeks.js";
+import { playComputerBox } from "./solo.js";
 
 function mySeat(table) {
   const me = auth.player;
@@ -136,6 +137,8 @@ function createForm(variants) {
       h("label", {}, t("create.seconds"), turn.node),
       h("label", {}, t("create.pause"), pause.node)),
     h("fieldset", { class: "rated" }, h("legend", {}, t("create.ratings")),
+      // What Rated means for computer players, told before one chooses.
+      h("p", { class: "hint", "data-testid": "rated-help" }, t("phone.rated_hint")),
       h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
       h("label", { class: "inline" }, casual, ` ${t("table.casual")}`),
       takeoverLabel),
@@ -199,6 +202,7 @@ export function renderLobby(root) {
   aside.after(seeks.node);
   loadVariants().then((variants) => {
     redraw(); // option words now leave the defaults out
+    aside.before(playComputerBox(variants));
     if (auth.signedIn) aside.replaceWith(createForm(variants));
     if (auth.signedIn) {
       playNow = playNowBox(variants, (v) => auth.player?.ratings?.[v]?.skill ?? 1500);

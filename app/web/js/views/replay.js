@@ -5,7 +5,7 @@ import { get } from "../api.js";
 import { h, replace, signed } from "../dom.js";
 import { renderLayout } from "../board.js";
 import { controlIcon } from "../icons.js";
-import { num, t } from "../i18n.js";
+import { num, t, tileName } from "../i18n.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
 import { endWords, reviewPanel } from "./review.js";
@@ -131,7 +131,7 @@ export async function renderReplay(root, gameId, options = {}) {
       h("span", { class: "name" }, name(seat)),
       h("span", { class: "tiles" }, tiles.map((tile) => {
         const t = parseTile(tile) || [0, 0];
-        return h("span", { class: "mini-tile", title: tile }, tileSvg(t[0], t[1]));
+        return h("span", { class: "mini-tile", title: tileName(tile) }, tileSvg(t[0], t[1]));
       })))),
     h("p", { class: "muted" }, t("table.bazaar", { n: step.bazaar ?? 0 })));
   }

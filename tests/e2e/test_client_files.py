@@ -1,0 +1,134 @@
+"""The browser client's files as a real server sends them: the page names every file by a
+content-hashed address, preloads every module and carries an import map the
+Content-Security-Policy lets run by its hash (and nothing else inline); a hashed address
+is cached for a year and compressed, the page and unhashed addresses are checked again
+(ETag, 304); a Persian page loads only the Persian catalogue; a file nobody listed (any
+module under app/web) is served and preloaded.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.browser import PHONE, SCREENSHOTS
+from tests.servers import REPO, Server, run_server
+
+WEB = REPO / "app" / "web"
+IMPORTMAP = re.compile(r'<script type="importmap">(.*?)</script>', re.S)
+
+
+def page_and_map(http: httpx.Client) -> tuple[httpx.Response, dict[str, str]]:
+    page = http.get("/")
+    assert page.status_code == 200
+    found = IMPORTMAP.search(page.text)
+    assert found, page.text[:500]
+    return page, json.loads(found.group(1))["imports"]
+
+
+def test_every_module_is_hashed_preloaded_and_let_run_by_the_policy(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        page, imports = page_and_map(http)
+        modules = sorted(p.relative_to(WEB).as_posix() for p in WEB.rglob("*.js")
+                         if p.parent != WEB)
+        assert modules and all(f"/{m}" in imports for m in modules), set(modules) - set(imports)
+        for m in modules:
+            assert f'<link rel="modulepreload" href="{imports["/" + m]}">' in page.text, m
+        body = (WEB / "js" / "dom.js").read_bytes()
+        assert imports["/js/dom.js"] == f"/js/dom.js?v={hashlib.sha256(body).hexdigest()[:12]}"
+        # The map's hash, and no other inline script, is what the policy lets run.
+        script = IMPORTMAP.search(page.text).group(1)  # type: ignore[union-attr]
+        digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        policy = page.headers["content-security-policy"]
+        assert re.search(r"script-src 'self' 'sha256-[^']+'(;|$)", policy), policy
+        assert f"'sha256-{digest}'" in policy
+        assert page.text.count("<script") == 2  # the map and the module
+        assert '<meta name="description" content="' in page.text
+
+
+def test_a_hashed_address_is_cached_for_a_year_and_sent_compressed(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        page, imports = page_and_map(http)
+        assert page.headers["cache-control"] == "no-cache"
+        hashed = http.get(imports["/js/main.js"], headers={"Accept-Encoding": "gzip"})
+        assert hashed.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert hashed.headers["content-encoding"] == "gzip"
+        assert hashed.headers["content-type"].startswith("text/javascript")
+        assert hashed.content == (WEB / "js" / "main.js").read_bytes()  # httpx unpacks it
+        raw = httpx.get(f"{server.url}{imports['/lang/fa.json']}", timeout=30,
+                        headers={"Accept-Encoding": "gzip"})
+        assert int(raw.headers["content-length"]) < len((WEB / "lang" / "fa.json").read_bytes()) / 3
+        # Unhashed, or with a stale hash: the same file, checked again every time.
+        for address in ("/js/main.js", "/js/main.js?v=000000000000"):
+            plain = http.get(address)
+            assert plain.headers["cache-control"] == "no-cache"
+            again = http.get(address, headers={"If-None-Match": plain.headers["etag"]})
+            assert again.status_code == 304 and again.content == b""
+        assert http.get("/js/nope.js").status_code == 404
+        assert http.get("/../pyproject.toml").status_code == 404
+        assert http.post("/").status_code == 405
+        assert http.head(imports["/js/main.js"]).status_code == 200
+
+
+def test_a_persian_page_loads_the_persian_catalogue_alone(server: Server, open_tab) -> None:  # type: ignore[no-untyped-def]
+    tab = open_tab(PHONE)
+    page = tab.page
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.context.add_init_script("localStorage.setItem('domino.lang', 'fa');")
+    page.goto(f"{server.url}/#/lobby")
+    expect(page.locator("h1")).to_have_text("سالن")
+    catalogues = sorted({re.sub(r"\?.*", "", u.rsplit("/", 1)[1]) for u in asked if "/lang/" in u})
+    assert catalogues == ["fa.json"], asked
+    # Choosing another language loads that one then.
+    page.locator("[data-testid=lang]").select_option("ru")
+    expect(page.locator("h1")).to_have_text("Лобби")
+    tab.assert_clean()
+
+
+def test_the_service_worker_shows_the_offline_page_with_the_server_stopped(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Installable: a manifest with icons; with the server gone, the service worker
+    serves the offline page in the reader's language, and it never kept an API answer."""
+    env = {"DOMINO_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'domino.db'}",
+           "DOMINO_REDIS_URL": ""}
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script("localStorage.setItem('domino.lang', 'fa');")
+    page = context.new_page()
+    try:
+        with run_server(env, log_dir=tmp_path) as server:
+            manifest = httpx.get(f"{server.url}/manifest.webmanifest", timeout=30).json()
+            sizes = {i["sizes"] for i in manifest["icons"]}
+            assert {"192x192", "512x512"} <= sizes and manifest["display"] == "standalone"
+            for icon in manifest["icons"]:
+                assert httpx.get(f"{server.url}{icon['src']}", timeout=30).status_code == 200
+            page.goto(f"{server.url}/#/lobby")
+            expect(page.locator("h1")).to_have_text("سالن")
+            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+            page.reload()  # now under the worker's control, which keeps the hashed files
+            expect(page.locator("h1")).to_have_text("سالن")
+            page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.reload()  # the whole page again, from a server that is gone
+        offline = page.locator("[data-testid=offline]")
+        expect(offline).to_be_visible()
+        expect(offline.locator("h1")).to_have_text("اتصال برقرار نیست")
+        page.screenshot(path=str(SCREENSHOTS / "offline-fa-360.png"), full_page=True)
+        kept = page.evaluate("""async () => {
+            const out = [];
+            for (const name of await caches.keys()) {
+                const cache = await caches.open(name);
+                for (const r of await cache.keys()) out.push(new URL(r.url).pathname);
+            }
+            return out;
+        }""")
+        assert kept and all(re.match(r"^/(js|css|lang|icons)/|^/offline[.]", p) for p in kept), kept
+        assert "/lang/fa.json" in kept
+    finally:
+        context.close()
