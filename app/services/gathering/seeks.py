@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,8 @@ NO_SOCKET_GRACE_MS = 30_000
 SWEEP_SECONDS = 1.0
 # No rating range: anyone.
 ANY_RATING = (-1e9, 1e9)
+# What a range's ends may be (the skill ratings a player can have lie well inside).
+RANGE_BOUNDS = (0, 5000)
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,18 @@ class SeekRequest:
     turn_seconds: int
     rated: bool
     rating_range: tuple[float, float] | None
+
+
+def check_range(span: tuple[float, float] | None) -> None:
+    """A seek's `rating_range`: both ends finite numbers within RANGE_BOUNDS, low end
+    first (NaN or an infinity would poison every later match of its pool)."""
+    if span is None:
+        return
+    lo, hi = RANGE_BOUNDS
+    if not all(math.isfinite(end) and lo <= end <= hi for end in span):
+        raise ServiceError("bad_request", "rating_range_bounds", 422, lo=lo, hi=hi)
+    if span[0] > span[1]:
+        raise ServiceError("bad_request", "rating_range_reversed", 422)
 
 
 def public_seek(seek: dict[str, Any]) -> SeekInfo:
@@ -93,8 +108,7 @@ class Seeks:
             options = validate_options(ask.variant, ask.seats, ask.options)
         except OptionsError as error:
             raise ServiceError.of_engine("bad_request", error, 422) from error
-        if ask.rating_range is not None and ask.rating_range[0] > ask.rating_range[1]:
-            raise ServiceError("bad_request", "rating_range_reversed", 422)
+        check_range(ask.rating_range)
         pool = hashlib.sha1(orjson.dumps(
             [ask.variant, ask.seats, options, ask.turn_seconds, ask.rated],
             option=orjson.OPT_SORT_KEYS)).hexdigest()
