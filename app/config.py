@@ -128,6 +128,8 @@ class Settings(BaseSettings):
     # chat messages per player.
     chat_rate: float = 1.0
     chat_burst: float = 10.0
+    # Rated games the same two accounts may play together in 24 hours that pay (PROTOCOL §2g).
+    daily_pair_games: int = 10
     # Caps: tables one player has made that wait for players, signed-in sockets per
     # player, how long a table may wait for players (seconds), and the most tables the
     # lobby lists (waiting ones first, newest first).

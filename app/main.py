@@ -30,6 +30,7 @@ from app.api import (
 )
 from app.api import seeks as seek_routes
 from app.api import tournaments as tournament_routes
+from app.api.bounds import NulGuard
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.i18n import install_translations
@@ -124,6 +125,8 @@ def create_app() -> FastAPI:
     install_error_handlers(app)
     install_translations(app)
     install_rate_limits(app)
+    # Inside the body limit: what it reads of a body is bounded already.
+    app.add_middleware(NulGuard)
     install_body_limits(app, settings.max_body_bytes)
     for module in (health, observe, auth, players, leaderboard, games, reviews, tables, variants,
                    ws):

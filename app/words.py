@@ -56,6 +56,8 @@ ErrorKey = Literal[
     "too_many_messages", "too_many_requests", "too_many_new_connections",
     "too_many_tabs", "too_many_from_address", "cross_origin", "database_unavailable",
     "live_store_unavailable", "data_unreachable", "not_processed", "body_too_large",
+    # bounded inputs and fair ratings
+    "nul_refused", "rating_range_bounds", "rated_game_already",
 ]
 ERROR_KEYS: tuple[str, ...] = get_args(ErrorKey)
 
@@ -68,6 +70,8 @@ GENERAL_CODES = (
 )
 
 Entry = str | dict[str, str]
+# How much of a parameter's value a message shows (a name or id as sent may be long).
+PARAM_CHARS = 64
 PLACEHOLDER = re.compile(r"\{(\w+)(!r)?\}")
 
 
@@ -112,6 +116,8 @@ def fill(template: str, params: Params) -> str:
         if name not in params:
             return found.group(0)
         value = params[name]
+        if isinstance(value, str) and len(value) > PARAM_CHARS:
+            value = value[:PARAM_CHARS] + "…"
         return repr(value) if quoted else str(value)
 
     return PLACEHOLDER.sub(one, template)

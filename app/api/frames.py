@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from app.api.bounds import holds_nul
 from app.api.protocol import client_message
 
 MAX_FRAME_BYTES = 16 * 1024
@@ -62,6 +63,8 @@ def read(text: str | None) -> tuple[Any, Any, str | None]:
     msg_id = data.get("id", NO_ID)
     if msg_id is not NO_ID and echoable(msg_id) is NO_ID:
         return None, NO_ID, f"id: a number id must lie within ±2**53 ({MAX_ID_MAGNITUDE})"
+    if holds_nul(data):
+        return None, msg_id, "a message may not hold a NUL character (\\u0000)"
     try:
         return client_message.validate_python(data), msg_id, None
     except ValidationError as error:

@@ -15,8 +15,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.words import pick_language, say
 
-# How much of a refused input a 422 shows (characters of its JSON text).
+# How much of a refused input a 422 shows (characters of its JSON text), and how many of
+# its errors: a 422 is never much longer than a line or two, whatever was sent.
 ECHO_CHARS = 64
+MAX_ERRORS = 10
 
 
 def _too_large(limit: int, scope: Scope) -> JSONResponse:
@@ -93,11 +95,17 @@ def _short(value: Any) -> Any:
     return text[:ECHO_CHARS] + "…"
 
 
+def _cut(text: str) -> str:
+    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"
+
+
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     errors = []
-    for item in error.errors():
+    for item in error.errors()[:MAX_ERRORS]:
         item = dict(item)
+        item["loc"] = [p if isinstance(p, int) else _cut(str(p)) for p in item.get("loc", ())]
+        item["msg"] = _cut(str(item.get("msg", "")))
         if "input" in item:
             item["input"] = _short(item["input"])
         if "ctx" in item:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 # Request bodies are strict: "4" is not 4, "yes" is not true, true is not 1.
 STRICT = ConfigDict(strict=True)
+
+# A moment a request names (epoch ms, PROTOCOL §2g): from 1970 to the start of year 9999,
+# so that it and any length added to it (an arena's minutes) are dates; a later one is a
+# 422, never a failure further in.
+LAST_MOMENT_MS = 253_370_764_800_000
+EpochMs = Annotated[int, Field(ge=0, le=LAST_MOMENT_MS)]
 
 
 class Credentials(BaseModel):

@@ -86,7 +86,7 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             private=body.private,
         )
         return await lobby.create_table(live.store, player, terms,
-                                        admit=live.caps.admit_table(player.id))
+                                        admit=live.caps.admit_table(player.id, body.rated))
 
 
 @router.get("", response_model=None)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from app.api.deps import DatabaseDep
 from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer, client_address, refuse, take
-from app.api.schemas import STRICT
+from app.api.schemas import STRICT, EpochMs
 from app.api.tables import LiveDep, _failures
 from app.config import settings
 from app.live.ratelimit import Budget
@@ -36,7 +36,7 @@ class TournamentCreate(BaseModel):
     turn_seconds: int = Field(30, ge=5, le=300)
     round_pause_seconds: int = Field(5, ge=0, le=30)
     rated: bool = True
-    starts_at: int | None = Field(None, ge=0)
+    starts_at: EpochMs | None = None
     max_players: int = Field(1000, ge=4, le=1000)
     private: bool = False
 

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, select
+from sqlalchemy import Table, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.db.models import Game, GamePlayer
 
@@ -139,3 +140,22 @@ async def recent_of(session: AsyncSession, player_id: int, limit: int) -> list[P
 
 async def is_written(session: AsyncSession, game_id: str) -> bool:
     return await session.get(Game, game_id) is not None
+
+
+async def most_rated_together(session: AsyncSession, player_ids: Sequence[int],
+                              since: datetime) -> int:
+    """The most rated games any two of `player_ids` played together since `since`."""
+    if len(set(player_ids)) < 2:
+        return 0
+    a, b = aliased(GamePlayer), aliased(GamePlayer)
+    counts = (
+        select(func.count().label("n"))
+        .select_from(a)
+        .join(b, (b.game_id == a.game_id) & (b.player_id > a.player_id))
+        .join(Game, Game.id == a.game_id)
+        .where(a.player_id.in_(player_ids), b.player_id.in_(player_ids), Game.rated,
+               Game.finished_at >= since)
+        .group_by(a.player_id, b.player_id)
+        .subquery()
+    )
+    return int(await session.scalar(select(func.coalesce(func.max(counts.c.n), 0))) or 0)

@@ -26,6 +26,7 @@ class Caps:
         self._runner = runner or client
         self.prefix = prefix
         self._lease = register(client, "cap_lease")
+        self._lease_all = register(client, "cap_lease_all")
         self._due = register(client, "claim")
 
     def _key(self, kind: str, owner: int | str) -> str:
@@ -44,6 +45,20 @@ class Caps:
         held = await run_script(self._lease, self._runner, [self._key(kind, owner)],
                                 [cap, member, now_ms, expires_ms, *(over or [])])
         return bool(int(held))
+
+    async def lease_all(
+        self, kind: str, owners: list[int], member: str, cap: int, now_ms: int,
+        expires_ms: int, over: dict[int, list[str]],
+    ) -> int | None:
+        """Hold `member` among each owner's `kind`, all or none: None when held, else the
+        first owner who holds `cap` already (then nothing changed)."""
+        args: list[Any] = [cap, member, now_ms, expires_ms]
+        for owner in owners:
+            gone = over.get(owner, [])
+            args += [len(gone), *gone]
+        refused = int(await run_script(self._lease_all, self._runner,
+                                       [self._key(kind, o) for o in owners], args))
+        return None if refused == 0 else owners[refused - 1]
 
     async def _command(self, *args: Any) -> Any:
         return await self._runner.execute_command(*args)

@@ -12,6 +12,10 @@ from collections.abc import Mapping
 from app.engine.errors import EngineError
 from app.words import ErrorKey, Param, Params, say
 
+# The longest message a refusal carries: one made from what was sent (an unknown variant's
+# name, an option's value) never echoes all of it.
+MESSAGE_CHARS = 300
+
 
 class ServiceError(Exception):
     """A refused command: `code` is the PROTOCOL §2 error code, `status` the HTTP one,
@@ -33,6 +37,8 @@ class ServiceError(Exception):
     def _hold(
         self, code: str, key: str | None, params: Params, message: str, status: int
     ) -> None:
+        if len(message) > MESSAGE_CHARS:
+            message = message[:MESSAGE_CHARS] + "…"
         Exception.__init__(self, message)
         self.code, self.key, self.params = code, key, dict(params)
         self.message, self.status = message, status

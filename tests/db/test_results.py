@@ -261,3 +261,29 @@ async def test_a_result_runs_only_statements_compiled_before(db: Database):
     finally:
         event.remove(engine, "after_cursor_execute", seen)
     assert misses == []
+
+
+async def test_rated_games_of_the_same_two_accounts_beyond_the_daily_number_pay_nothing(
+    db: Database,
+):
+    """PROTOCOL §2g: `daily_pair_games` (10) rated games together in 24 hours pay; the
+    next one is written unrated (`unrated_reason: "pair_limit"`), and a day later they
+    pay again. The farm of the audit: two accounts playing each other over and over."""
+    ids = await _players(db)
+    record = goat_record(NAMES, [25, 15, 35, 110], goats=[3])
+    gains = record["result"]["rating"]
+    for n in range(10):
+        assert await _write(db, ids, record, finished_at=moment(30 + n))
+    assert await _points(db, ids) == [10 * g for g in gains]
+    assert await _write(db, ids, record, game_id="one-too-many", finished_at=moment(60))
+    assert await _points(db, ids) == [10 * g for g in gains]
+    async with db.session() as session:
+        row = await session.get(Game, "one-too-many")
+        assert row is not None and row.rated is False
+        assert row.record["result"]["unrated_reason"] == "pair_limit"
+        paid = await session.scalars(select(GamePlayer.points)
+                                     .where(GamePlayer.game_id == "one-too-many"))
+        assert list(paid) == [0, 0, 0, 0]
+    # 25 hours on, the ten of the day before are more than a day old
+    assert await _write(db, ids, record, finished_at=moment(60 + 25 * 60))
+    assert await _points(db, ids) == [11 * g for g in gains]

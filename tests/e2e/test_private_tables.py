@@ -30,8 +30,9 @@ async def test_a_private_table_never_reaches_the_lobby_and_is_joined_by_its_link
         table = made.json()
         table_id = table["id"]
         assert table["private"] is True
+        # casual: one rated table at a time (PROTOCOL §2g)
         public = await http_a.post("/api/tables", headers=owner.headers, json={
-            "variant": "goat", "seats": 2, "turn_seconds": 60})
+            "variant": "goat", "seats": 2, "turn_seconds": 60, "rated": False})
         assert public.json()["private"] is False
 
         for http in (http_a, http_b):

@@ -217,7 +217,7 @@ async def test_the_lobby_follows_tables_as_they_change(server: Server) -> None:
         assert started["table"]["game_id"]
         assert [s["player"] for s in started["table"]["seats"]] == [owner.name, guest.name]
 
-        empty = await create_table(http, owner, seats=3)
+        empty = await create_table(http, owner, seats=3, rated=False)
         assert (await http.post(f"/api/tables/{empty['id']}/leave", headers=owner.headers)
                 ).status_code == 200
         await watcher.expect(

@@ -51,8 +51,9 @@ async def test_seated_players_reconnect_and_play_on_while_postgresql_is_down(
                 assert state["view"]["you"] == seat
             # HTTP calls are recognised too (opening a table needs no database).
             async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+                # casual: he sits at a rated game already (one at a time, PROTOCOL §2g)
                 r = await http.post("/api/tables", headers=seated.accounts[0].headers,
-                                    json={"variant": "goat", "seats": 2})
+                                    json={"variant": "goat", "seats": 2, "rated": False})
                 assert r.status_code == 201, r.text
             # And the game goes on meanwhile.
             target = started["seq"] + 4

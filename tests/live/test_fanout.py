@@ -119,7 +119,7 @@ async def test_a_burst_beyond_the_redis_pool_waits_and_succeeds(
     with servers(1, env, tmp_path) as (server,):
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             owner = await register(http)
-            table_ids = [(await create_table(http, owner))["id"] for _ in range(20)]
+            table_ids = [(await create_table(http, owner, rated=False))["id"] for _ in range(20)]
         spectators = await asyncio.gather(*(Player(server.ws_url).connect() for _ in range(500)))
         # 500 subscriptions at once, 25 to each of 20 tables, through 4 Redis connections.
         replies = await asyncio.gather(*(
@@ -199,7 +199,8 @@ async def test_closing_a_thousand_sockets_at_once_leaks_no_task(
     async with in_process_server(pg_url, redis_url, prefix) as (address, app, _):
         async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
             owner = await register(http)
-            table_ids = [(await create_table(http, owner))["id"] for _ in range(50)]
+            table_ids = [(await create_table(http, owner, rated=False))["id"]
+                         for _ in range(50)]
         before = len(asyncio.all_tasks())
         limit = asyncio.Semaphore(10)
 

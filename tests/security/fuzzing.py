@@ -98,6 +98,11 @@ class Frame:
     expected: str
     msg_id: int | None
 
+    def __post_init__(self) -> None:
+        # A NUL anywhere in a message is refused before anything else (PROTOCOL §2g).
+        if isinstance(self.data, str) and "\\u0000" in self.data:
+            object.__setattr__(self, "expected", "bad_request")
+
 
 _chars = st.characters(codec="utf-8")
 _finite = st.floats(allow_nan=False, allow_infinity=False)  # JSON has no Infinity

@@ -33,7 +33,7 @@ def pair(
 async def _create(server: Server, owner: Account, seats: int = 2) -> httpx.Response:
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         return await http.post("/api/tables", headers=owner.headers,
-                               json={"variant": "goat", "seats": seats})
+                               json={"variant": "goat", "seats": seats, "rated": False})
 
 
 async def test_a_player_may_keep_only_a_few_tables_waiting(pair: list[Server]) -> None:

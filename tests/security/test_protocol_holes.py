@@ -114,9 +114,13 @@ async def test_chat_strips_control_and_bidi_override_characters(server: Server) 
     seated = await seat_players([server], seats=2)
     said = await seated.players[0].request({
         "type": "chat", "table_id": seated.table_id,
-        "text": "gg\u202e\u2066 well\u0000\u0007 played\u200f\u061c\u2069\u202c",
+        "text": "gg\u202e\u2066 well\u0007 played\u200f\u061c\u2069\u202c",
     })
     assert said["type"] == "chat" and said["text"] == "gg well played"
+    # A NUL is refused in every message (PROTOCOL §2g), chat too.
+    nul = await seated.players[0].request(
+        {"type": "chat", "table_id": seated.table_id, "text": "gg\u0000"})
+    assert nul["type"] == "error" and nul["code"] == "bad_request"
     heard = await seated.players[1].expect(lambda m: m["type"] == "chat")
     assert heard["text"] == "gg well played"
     nothing = await seated.players[0].request(

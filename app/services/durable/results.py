@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import settings
 from app.db import games, ratings
 from app.db.games import GameRow, SeatRow
 from app.db.ratings import Payment
@@ -51,7 +52,26 @@ class FinishedGame:
     finished_at: datetime
 
 
+# RULES 1.9 / PROTOCOL §2g: rated games between the same two accounts pay nothing beyond
+# this many in a day (any 24 hours); the game is kept, unrated, with this reason.
+PAIR_LIMIT_REASON = "pair_limit"
+
+
+async def _past_pair_limit(session: AsyncSession, finished: FinishedGame) -> bool:
+    people = [pid for pid in finished.player_ids if pid is not None]
+    since = _aware(finished.finished_at) - timedelta(days=1)
+    together = await games.most_rated_together(session, people, since)
+    return together >= settings.daily_pair_games
+
+
+def _unrated(finished: FinishedGame, reason: str) -> FinishedGame:
+    result = {**finished.record["result"], "unrated_reason": reason}
+    return replace(finished, rated=False, record={**finished.record, "result": result})
+
+
 async def _write(session: AsyncSession, finished: FinishedGame, result: Result) -> None:
+    if finished.rated and await _past_pair_limit(session, finished):
+        finished = _unrated(finished, PAIR_LIMIT_REASON)
     game_id, record, rated = finished.game_id, finished.record, finished.rated
     player_ids, started_at = finished.player_ids, finished.started_at
     variant = str(record["variant"])

@@ -12,6 +12,7 @@ from dataclasses import replace
 from app import logs
 from app.engine import OptionsError, validate_options
 from app.live.store import LiveStore
+from app.services.tables.caps import RatedSeats
 from app.services.tables.events import TableEvent
 from app.services.tables.lobby import Deal, Terms, begin, new_table, write_new
 from app.services.tables.table import Person, Step, Table
@@ -46,7 +47,9 @@ async def seat_and_start(
 ) -> str:
     """A new table with `players` seated (in seat order; the first is its creator), its
     game dealt and running; returns its id. `terms.seats` is the number of players.
-    `table_id`: the id to use (chosen beforehand, so a tournament can record it first)."""
+    `table_id`: the id to use (chosen beforehand, so a tournament can record it first).
+    At a rated table every person takes his rated seat first, all or none:
+    `RatedGameAlready` names one who sits at another rated table (nothing is made)."""
     try:
         normalized = validate_options(terms.variant, len(players), terms.options)
     except OptionsError as error:
@@ -55,6 +58,8 @@ async def seat_and_start(
         secrets.token_hex(8) if table_id is None else table_id, players[0],
         replace(terms, seats=len(players), options=normalized), tuple(players), now_ms(),
     )
+    if terms.rated:
+        await RatedSeats(store).take([p.id for p in players if not p.is_bot], table.id)
     fresh = await write_new(store, table)
     change = await transact(store, table.id, seated_start(Deal.fresh()), known=fresh)
     assert change is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,7 @@ from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.fanout.notices import PlayerNotices
 from app.services.gathering.seating import seat_and_start
-from app.services.tables.caps import SOCKETS, PlayerCaps
+from app.services.tables.caps import SOCKETS, PlayerCaps, RatedGameAlready
 from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, Terms
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, now_ms
@@ -43,6 +44,8 @@ NO_SOCKET_GRACE_MS = 30_000
 SWEEP_SECONDS = 1.0
 # No rating range: anyone.
 ANY_RATING = (-1e9, 1e9)
+# What a range's ends may be (the skill ratings a player can have lie well inside).
+RANGE_BOUNDS = (0, 5000)
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,18 @@ class SeekRequest:
     turn_seconds: int
     rated: bool
     rating_range: tuple[float, float] | None
+
+
+def check_range(span: tuple[float, float] | None) -> None:
+    """A seek's `rating_range`: both ends finite numbers within RANGE_BOUNDS, low end
+    first (NaN or an infinity would poison every later match of its pool)."""
+    if span is None:
+        return
+    lo, hi = RANGE_BOUNDS
+    if not all(math.isfinite(end) and lo <= end <= hi for end in span):
+        raise ServiceError("bad_request", "rating_range_bounds", 422, lo=lo, hi=hi)
+    if span[0] > span[1]:
+        raise ServiceError("bad_request", "rating_range_reversed", 422)
 
 
 def public_seek(seek: dict[str, Any]) -> SeekInfo:
@@ -93,13 +108,12 @@ class Seeks:
             options = validate_options(ask.variant, ask.seats, ask.options)
         except OptionsError as error:
             raise ServiceError.of_engine("bad_request", error, 422) from error
-        if ask.rating_range is not None and ask.rating_range[0] > ask.rating_range[1]:
-            raise ServiceError("bad_request", "rating_range_reversed", 422)
+        check_range(ask.rating_range)
         pool = hashlib.sha1(orjson.dumps(
             [ask.variant, ask.seats, options, ask.turn_seconds, ask.rated],
             option=orjson.OPT_SORT_KEYS)).hexdigest()
         now = now_ms()
-        seek = {
+        seek: dict[str, Any] = {
             "id": secrets.token_hex(8),
             "player": {"id": player.id, "name": player.name},
             "pool": pool,
@@ -114,32 +128,64 @@ class Seeks:
             "created_at": now,
             "expires_at": now + int(settings.seek_seconds * 1000),
         }
+        if ask.rated:
+            await self.caps.rated.check(player.id)
+        await self.caps.admit_seek(player.id, seek["id"], seek["expires_at"])
         kind, matched = await self.book.add(seek, now)
         if kind == "taken":
+            await self.caps.seek_ended(player.id, seek["id"])
             raise ServiceError("bad_request", "seek_open_already", 409)
         out: SeekOpened = {**public_seek(seek)}
         if kind == "matched":
-            out["table_id"] = await self._start(matched)
+            table_id = await self._start(matched, seek["id"])
+            if table_id is not None:
+                out["table_id"] = table_id
         return out
 
-    async def _start(self, matched: list[dict[str, Any]]) -> str:
-        """Seat the matched seeks' players (the oldest seek first) and tell them."""
+    async def _start(self, matched: list[dict[str, Any]], opened: str) -> str | None:
+        """Seat the matched seeks' players (the oldest seek first) and tell them; the new
+        table's id. A player found at another rated table meanwhile loses his seek and the
+        others go back to the pool (None: the seek `opened` waits again; refused if it was
+        the player's who sits elsewhere)."""
+        for seek in matched:
+            await self.caps.seek_ended(seek["player"]["id"], seek["id"])
         matched = sorted(matched, key=lambda s: s["created_at"])
         first = matched[0]
-        table_id = await seat_and_start(
-            self.store, [Person.from_dict(s["player"]) for s in matched],
-            Terms(first["variant"], len(matched), first["options"], first["turn_seconds"],
-                  first["rated"], round_pause_seconds=DEFAULT_ROUND_PAUSE),
-        )
+        try:
+            table_id = await seat_and_start(
+                self.store, [Person.from_dict(s["player"]) for s in matched],
+                Terms(first["variant"], len(matched), first["options"], first["turn_seconds"],
+                      first["rated"], round_pause_seconds=DEFAULT_ROUND_PAUSE),
+            )
+        except RatedGameAlready as busy:
+            return await self._again(matched, busy, opened)
         for seek in matched:
             await self.notices.tell([seek["player"]["id"]], {
                 "type": "seek.matched", "seek_id": seek["id"], "table_id": table_id})
         log.info("seeks matched at table %s", table_id)
         return table_id
 
+    async def _again(self, matched: list[dict[str, Any]], busy: RatedGameAlready,
+                     opened: str) -> str | None:
+        """Back to the pool with the seeks of a match one of whose players sits at another
+        rated table, but his."""
+        table_id = None
+        for seek in matched:
+            if seek["player"]["id"] == busy.player_id:
+                if seek["id"] == opened:
+                    raise busy
+                continue
+            await self.caps.admit_seek(seek["player"]["id"], seek["id"], seek["expires_at"])
+            kind, again = await self.book.add(seek, now_ms())
+            if kind == "matched":
+                started = await self._start(again, opened)
+                table_id = table_id or (started if seek["id"] == opened else None)
+        return table_id
+
     async def cancel(self, player_id: int, seek_id: str) -> None:
         if await self.book.remove(seek_id, owner=player_id) is None:
             raise ServiceError("not_found", "no_seek", 404, seek=seek_id)
+        await self.caps.seek_ended(player_id, seek_id)
 
     async def list_open(self) -> list[SeekInfo]:
         now = now_ms()
@@ -152,6 +198,7 @@ class Seeks:
         seek_id = await self.book.of_player(player_id)
         if seek_id is not None and not await self.caps.caps.held(SOCKETS, player_id, now_ms()):
             await self.book.remove(seek_id, owner=player_id)
+            await self.caps.seek_ended(player_id, seek_id)
 
     async def sweep(self) -> None:
         """Drop the seeks whose time is up, and those whose owner has had no socket for a
@@ -163,6 +210,7 @@ class Seeks:
             if now - seek["created_at"] > NO_SOCKET_GRACE_MS and not await self.caps.caps.held(
                     SOCKETS, seek["player"]["id"], now):
                 await self.book.remove(seek["id"])
+                await self.caps.seek_ended(seek["player"]["id"], seek["id"])
 
     def start(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep(), name="seek-sweeper")

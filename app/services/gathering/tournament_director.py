@@ -37,6 +37,7 @@ from app.services.fanout.tournament_feed import TournamentFeed
 from app.services.gathering.seating import seat_and_start
 from app.services.gathering.tournaments import describe_in, epoch_ms
 from app.services.gathering.tournaments import start as start_tournament
+from app.services.tables.caps import RatedGameAlready, RatedSeats
 from app.services.tables.lobby import TableExists, Terms
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, load
@@ -68,6 +69,7 @@ class Director:
         self.recovery = recovery
         self.every = every
         self.lease = Lease(store.redis, f"{store.keys.prefix}:lease:tournaments", process_id)
+        self.rated = RatedSeats(store)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         # Tournaments changed by this director whose update is still to be published.
@@ -245,16 +247,21 @@ class Director:
             return await self._finish(row.id)
         busy = {p for t in tables if t.status == "playing" for p in t.seats}
         free_since: dict[int, int] = {}
-        for t in tables:
-            if t.finished_at is not None:
-                for p in t.seats:
-                    free_since[p] = max(free_since.get(p, 0), epoch_ms(t.finished_at) or 0)
+        last: dict[int, frozenset[int]] = {}
+        for t in sorted((t for t in tables if t.finished_at is not None),
+                        key=lambda t: epoch_ms(t.finished_at) or 0):
+            for p in t.seats:
+                free_since[p] = max(free_since.get(p, 0), epoch_ms(t.finished_at) or 0)
+                last[p] = frozenset(q for q in t.seats if q != p)
+        free = [m for m in members if not m.withdrawn and m.player_id not in busy]
+        if row.rated:  # one rated game at a time: who plays one elsewhere waits here
+            busy |= await self.rated.busy([m.player_id for m in free])
         started = epoch_ms(row.started_at) or 0
         waiting = [
             Waiting(m.player_id, m.points, m.rating, free_since.get(m.player_id, started))
-            for m in members if not m.withdrawn and m.player_id not in busy
+            for m in free if m.player_id not in busy
         ]
-        groups = pair_waiting(waiting, row.seats)
+        groups = pair_waiting(waiting, row.seats, last)
         if not groups:
             return False
         made = [(secrets.token_hex(8), seats) for seats in groups]
@@ -298,6 +305,12 @@ class Director:
             # maker had written it took it for lost and made it too. The store's write at
             # version 0 let one of them through; that one seats the players and tells them.
             log.info("tournament table %s was made by another director", table_id)
+            return
+        except RatedGameAlready as busy:
+            # Seated at another rated table since he was paired: this one is made when
+            # that game is over (its row has no live table: made again at a later tick).
+            log.info("tournament table %s waits: player %d plays a rated game elsewhere",
+                     table_id, busy.player_id)
             return
         await self.notices.tell(seats, {"type": "tournament.pairing", "tournament_id": row.id,
                                         "table_id": table_id})

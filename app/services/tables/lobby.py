@@ -15,6 +15,7 @@ from app.engine import OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore, Write
 from app.services.play import moves
 from app.services.tables.bot_seats import DEFAULT_PACE_MS
+from app.services.tables.caps import RatedGameAlready, RatedSeats
 from app.services.tables.events import RematchEvent, TableEvent
 from app.services.tables.fairness import has_bots
 from app.services.tables.table import REMOVE, Person, Rematch, Remove, Step, Table
@@ -235,7 +236,17 @@ async def join(
         if table.seat_of(player.id) is not None:
             raise ServiceError("bad_request", "seated_already", 409)
 
-    return await take_seat(store, table_id, lambda _seat: _who(player), seat, check=check)
+    # A rated seat is taken before the seat itself, and given back if the seat is not had.
+    table = await loaded(store, table_id)
+    rated = RatedSeats(store) if table.rated and table.seat_of(player.id) is None else None
+    if rated is not None:
+        await rated.take([player.id], table_id)
+    try:
+        return await take_seat(store, table_id, lambda _seat: _who(player), seat, check=check)
+    except ServiceError:
+        if rated is not None:
+            await rated.give_up(player.id, table_id)
+        raise
 
 
 async def take_seat(
@@ -302,8 +313,15 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> RematchAns
     started = change.written and table.rematch.new_table_id == new_id
     if started:
         # Every seat is taken at once, so the new table starts as a last join would.
-        # The new table is rated only among people (app.services.tables.fairness).
-        terms = replace(Terms.of(table), rated=table.rated and not has_bots(table.seats))
+        # The new table is rated only among people (app.services.tables.fairness), and
+        # only if none of them sits at another rated table meanwhile (then it is casual).
+        rated = table.rated and not has_bots(table.seats)
+        if rated:
+            try:
+                await RatedSeats(store).take([p.id for p in table.people()], new_id)
+            except RatedGameAlready:
+                rated = False
+        terms = replace(Terms.of(table), rated=rated)
         fresh = await write_new(store, new_table(
             new_id, table.created_by, terms, table.seats, now_ms()))
         deal = Deal.fresh()
