@@ -18,6 +18,7 @@ from uvicorn import Server
 
 from app import collector, metrics
 from app.api import auth, games, health, leaderboard, observe, players, tables, variants, ws
+from app.api import people as people_routes
 from app.api import seeks as seek_routes
 from app.api import tournaments as tournament_routes
 from app.api.errors import install_error_handlers
@@ -118,6 +119,7 @@ def create_app() -> FastAPI:
         app.include_router(module.router)
     app.include_router(seek_routes.router)
     app.include_router(tournament_routes.router)
+    app.include_router(people_routes.router)
     # What another site's page sends (with the player's cookie) goes no further; its
     # refusal carries the security headers too.
     app.add_middleware(OriginGuard, allowed_origins=settings.origins)
