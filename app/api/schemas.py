@@ -50,6 +50,11 @@ class PasswordChange(BaseModel):
     new_password: str = Field(min_length=8, max_length=128)
 
 
+class AccountDeletion(BaseModel):
+    model_config = STRICT
+    password: str = Field(max_length=1024)
+
+
 class PlayerOut(BaseModel):
     id: int
     name: str

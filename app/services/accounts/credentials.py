@@ -104,6 +104,13 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> Playe
     return PlayerRef(player.id, player.name)
 
 
+async def verify_password(session: AsyncSession, player_id: int, password: str) -> bool:
+    """Whether `password` is the player's (no connection is held while it is checked)."""
+    checked = await players.password_hash(session, player_id)
+    await session.rollback()
+    return checked is not None and await _verify(checked, password)
+
+
 async def change_password(
     session: AsyncSession, player_id: int, current: str, new: str
 ) -> bool:
