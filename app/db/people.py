@@ -120,6 +120,16 @@ async def apart_from_all(session: AsyncSession, player_id: int, limit: int = 100
     return set(mine) | set(theirs)
 
 
+async def pairs_apart(session: AsyncSession, ids: Iterable[int]) -> set[frozenset[int]]:
+    """The pairs among `ids` where one blocks the other."""
+    wanted = set(ids)
+    if len(wanted) < 2:
+        return set()
+    rows = await session.execute(select(Block.player_id, Block.blocked_id).where(
+        Block.player_id.in_(wanted), Block.blocked_id.in_(wanted)))
+    return {frozenset((a, b)) for a, b in rows}
+
+
 # -- challenges ------------------------------------------------------------------------
 
 
