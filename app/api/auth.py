@@ -16,7 +16,6 @@ from app.api.deps import (
     SessionsDep,
 )
 from app.api.i18n import Refusal
-from app.api.people import _refusals
 from app.api.ratelimit import LimitedPlayer, export_limit, signin_name_limit
 from app.api.schemas import (
     AccountDeletion,
@@ -28,6 +27,7 @@ from app.api.schemas import (
     PlayerOut,
     Session,
 )
+from app.api.tables import _refusals
 from app.config import settings
 from app.services.accounts import credentials, own_data
 from app.services.accounts.sessions import Sessions

@@ -4,18 +4,21 @@ list pages (`limit`, `offset`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response, status
 from pydantic import Field
 
-from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer
-from app.api.tables import LiveDep, TableCreate, _failures, open_table, seat_player
+from app.api.tables import (
+    LiveDep,
+    TableCreate,
+    _failures,
+    _refusals,
+    open_table,
+    seat_player,
+)
 from app.services.accounts.credentials import PlayerRef
-from app.services.errors import ServiceError
 from app.services.tables import seated
 from app.services.tables.transact import public_table
 from app.wire.messages import ChallengeInfo, TableInfo
@@ -24,14 +27,6 @@ router = APIRouter(prefix="/api", tags=["people"])
 
 Limit = Annotated[int, Query(ge=1, le=100)]
 Offset = Annotated[int, Query(ge=0, le=100_000)]
-
-
-@contextmanager
-def _refusals() -> Iterator[None]:
-    try:
-        yield
-    except ServiceError as error:
-        raise Refusal.of(error) from error
 
 
 # -- friends ----------------------------------------------------------------------------
