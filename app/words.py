@@ -47,6 +47,9 @@ ErrorKey = Literal[
     "tournament_closed", "in_tournament_already", "tournament_full", "not_in_tournament",
     "tournament_over", "only_creator_starts", "tournament_started", "tournament_too_few",
     "only_creator_cancels", "too_many_tournaments",
+    # people: friends, blocks, challenges, one's account
+    "people_yourself", "people_forbidden", "people_no_challenge", "people_challenge_closed",
+    "people_too_many_challenges", "people_playing_now",
     # accounts and sign-in
     "name_taken", "wrong_credentials", "wrong_password", "not_authenticated",
     "log_in_first", "no_player", "no_game",

@@ -3,6 +3,8 @@ am I (PROTOCOL.md §1, §2a "Sessions")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request, Response, status
 
 from app.api.deps import (
@@ -14,8 +16,9 @@ from app.api.deps import (
     SessionsDep,
 )
 from app.api.i18n import Refusal
-from app.api.ratelimit import signin_name_limit
+from app.api.ratelimit import LimitedPlayer, export_limit, signin_name_limit
 from app.api.schemas import (
+    AccountDeletion,
     Credentials,
     Detail,
     LoginCredentials,
@@ -24,8 +27,9 @@ from app.api.schemas import (
     PlayerOut,
     Session,
 )
+from app.api.tables import _refusals
 from app.config import settings
-from app.services.accounts import credentials
+from app.services.accounts import credentials, own_data
 from app.services.accounts.sessions import Sessions
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -122,6 +126,36 @@ async def change_password(
         raise Refusal(status.HTTP_403_FORBIDDEN, "wrong_password")
     await sessions.revoke_all(identity.player.id, keep=identity.session_id)
     return {"ok": True}
+
+
+@router.get("/me/export", responses={401: {"model": Detail}, 429: {"model": Detail}})
+async def export(player: LimitedPlayer, session: SessionDep, request: Request) -> dict[str, Any]:
+    """Everything of the caller's: account, ratings and the record of every game he played
+    (PROTOCOL §2c). Costly, so it has a small budget of its own, on every process."""
+    await export_limit(request, player.id)
+    with _refusals():
+        return await own_data.export(session, player.id)
+
+
+@router.delete("/me", status_code=status.HTTP_204_NO_CONTENT,
+               responses={401: {"model": Detail}, 409: {"model": Detail},
+                          429: {"model": Detail}})
+async def delete_me(
+    body: AccountDeletion, identity: CurrentIdentity, session: SessionDep,
+    sessions: SessionsDep, request: Request, response: Response,
+) -> Response:
+    """Delete the account (PROTOCOL §2c): checking the password spends the sign-in budget
+    of the account, like a password change."""
+    live = request.app.state.live
+    await signin_name_limit(request, identity.player.name)
+    with _refusals():
+        deleted = await own_data.delete(session, live.store, identity.player.id, body.password)
+    if not deleted:
+        raise Refusal(status.HTTP_401_UNAUTHORIZED, "wrong_password")
+    await sessions.revoke_all(identity.player.id)
+    done = Response(status_code=status.HTTP_204_NO_CONTENT)
+    _forget_cookie(done)
+    return done
 
 
 @router.get("/me", responses={401: {"model": Detail}}, response_model_exclude_none=True)

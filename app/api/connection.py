@@ -65,6 +65,9 @@ class Connection:
         self.anonymous = False
         # The language of error messages: the handshake's Accept-Language, then hello's.
         self.lang = pick_language(websocket.headers.get("accept-language"))
+        # The names of the players this socket's player blocks: their chat never reaches
+        # it (PROTOCOL §2c); kept current by `block.update`.
+        self.muted: frozenset[str] = frozenset()
 
     @property
     def player_id(self) -> int | None:
@@ -75,6 +78,10 @@ class Connection:
     def offer(self, message: ServerMessage) -> None:
         if self.closed:
             return
+        if message["type"] == "chat" and message["from"] in self.muted:
+            return
+        if message["type"] == "block.update":
+            self.muted = frozenset(message["blocked"])
         if not self.lobby_ready and message["type"].startswith("lobby."):
             self.lobby_held.append(message)
             return

@@ -148,6 +148,15 @@ async def player_limit(request: Request, player: CurrentPlayer) -> PlayerRef:
 
 LimitedPlayer = Annotated[PlayerRef, Depends(player_limit)]
 
+# An export of one's data reads every game one played: a few an hour, on every process.
+EXPORT_BUDGET = Budget(1 / 600, 3)
+
+
+async def export_limit(request: Request, player_id: int) -> None:
+    verdict = await take(request.app.state.live, {f"export:{player_id}": EXPORT_BUDGET}, "http")
+    if not verdict.allowed:
+        raise refuse(verdict.retry_ms)
+
 
 def install_rate_limits(app: FastAPI) -> None:
     app.add_middleware(HttpRateLimits, config=settings)

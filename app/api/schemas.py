@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.domain import names
 
 # Request bodies are strict: "4" is not 4, "yes" is not true, true is not 1.
 STRICT = ConfigDict(strict=True)
@@ -16,11 +18,29 @@ LAST_MOMENT_MS = 253_370_764_800_000
 EpochMs = Annotated[int, Field(ge=0, le=LAST_MOMENT_MS)]
 
 
+# What each refusal of a name says (PROTOCOL §2c; app/domain/names.py).
+_NAME_PROBLEMS = {
+    "name_length": "3-20 characters",
+    "name_characters": "letters and digits of one script (Latin, Cyrillic, Thai, Arabic, "
+                       "Lao), '_' and the digits 0-9 only",
+    "name_scripts": "letters of one script only: this name mixes two",
+}
+
+
 class Credentials(BaseModel):
     model_config = STRICT
-    # Taken exactly as sent: no trimming, no case folding (PROTOCOL.md §1).
-    username: str = Field(pattern=r"^[A-Za-z0-9_]{3,20}$")
+    # Taken as sent but for NFC: no trimming, no case folding (PROTOCOL.md §1, §2c).
+    username: str = Field(max_length=80)
     password: str = Field(min_length=8, max_length=128)
+
+    @field_validator("username")
+    @classmethod
+    def _one_script(cls, value: str) -> str:
+        value = names.normal(value)
+        problem = names.problem(value)
+        if problem is not None:
+            raise ValueError(_NAME_PROBLEMS[problem])
+        return value
 
 
 class LoginCredentials(BaseModel):
@@ -34,6 +54,11 @@ class PasswordChange(BaseModel):
     current_password: str = Field(max_length=1024)
     # The registration rule for passwords (PROTOCOL.md §1).
     new_password: str = Field(min_length=8, max_length=128)
+
+
+class AccountDeletion(BaseModel):
+    model_config = STRICT
+    password: str = Field(max_length=1024)
 
 
 class PlayerOut(BaseModel):

@@ -8,10 +8,12 @@ import asyncio
 import contextlib
 
 from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
 from app import metrics
 from app.api.connection import Connection
 from app.services.accounts.credentials import PlayerRef
+from app.services.people import directory
 
 # How often a socket renews its place among its player's (or address's) sockets.
 SOCKET_RENEW_MS = 60_000
@@ -50,7 +52,20 @@ async def hold(conn: Connection, player: PlayerRef) -> bool:
             await caps.drop_anonymous(conn.limits.address, conn.conn_id)
     if conn.renewal is None:
         conn.renewal = asyncio.create_task(_renew(conn))
+    await _arrived(conn, player)
     return True
+
+
+async def _arrived(conn: Connection, player: PlayerRef) -> None:
+    """A socket of `player` is let in: it learns whose chat he keeps out, and his friends
+    hear he is online when it is his first (PROTOCOL §2c)."""
+    live = conn.live
+    try:
+        conn.muted = frozenset(await live.blocks.muted(player.id))
+        if await directory.sockets_of(live.caps, player.id) == 1:
+            await live.friends.tell_friends(player.id, player.name)
+    except (RedisError, OSError, SQLAlchemyError) as error:
+        metrics.count_error(error)
 
 
 async def hold_anonymous(conn: Connection) -> bool:
@@ -86,8 +101,10 @@ async def release_hold(conn: Connection) -> None:
     if conn.renewal is not None:
         conn.renewal.cancel()
     caps = conn.live.caps
-    with contextlib.suppress(RedisError, OSError):
+    with contextlib.suppress(RedisError, OSError, SQLAlchemyError):
         if conn.player is not None:
             await caps.drop_socket(conn.player.id, conn.conn_id)
+            if not await directory.sockets_of(caps, conn.player.id):  # his friends hear he left
+                await conn.live.friends.tell_friends(conn.player.id, conn.player.name)
         if conn.anonymous:
             await caps.drop_anonymous(conn.limits.address, conn.conn_id)

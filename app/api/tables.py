@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT, Detail
+from app.services.accounts.credentials import PlayerRef
 from app.services.play import bot_turns
 from app.services.play.game_log import game_log
 from app.services.runtime import LiveTables
@@ -73,6 +74,12 @@ def _failures(*codes: int) -> dict[int | str, dict[str, Any]]:
 @router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401),
              response_model=None)
 async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) -> TableInfo:
+    return await open_table(body, player, live)
+
+
+async def open_table(body: TableCreate, player: PlayerRef, live: LiveTables) -> TableInfo:
+    """A table made as `POST /api/tables` makes it (its caps too), by `player` in seat 0:
+    also a challenge's, when it is accepted."""
     with _refusals():
         terms = lobby.Terms(
             variant=body.variant,
@@ -85,8 +92,11 @@ async def create_table(body: TableCreate, player: LimitedPlayer, live: LiveDep) 
             round_pause_seconds=body.round_pause_seconds,
             private=body.private,
         )
-        return await lobby.create_table(live.store, player, terms,
+        made = await lobby.create_table(live.store, player, terms,
                                         admit=live.caps.admit_table(player.id, body.rated))
+    if not body.private:
+        await live.friends.tell_friends(player.id, player.name)
+    return made
 
 
 @router.get("", response_model=None)
@@ -116,11 +126,18 @@ async def table_log(table_id: str, live: LiveDep) -> TableLog:
 async def join_table(
     table_id: str, player: LimitedPlayer, live: LiveDep, body: JoinRequest | None = None
 ) -> Seated:
+    return {"seat": await seat_player(table_id, player, live, None if body is None else body.seat)}
+
+
+async def seat_player(table_id: str, player: PlayerRef, live: LiveTables,
+                      seat: int | None = None) -> int:
+    """Seat `player` as `POST /api/tables/{id}/join` does: never beside a player who blocks
+    him or whom he blocks (403, PROTOCOL §2c)."""
     with _refusals():
-        seat, _change = await lobby.join(
-            live.store, player, table_id, None if body is None else body.seat
-        )
-    return {"seat": seat}
+        apart = await live.blocks.apart_from_all(player.id)
+        seat, _change = await lobby.join(live.store, player, table_id, seat, apart=apart)
+        await live.friends.tell_friends(player.id, player.name)
+    return seat
 
 
 @router.post("/{table_id}/leave", responses=_failures(401, 404, 409), response_model=None)

@@ -25,6 +25,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from app.domain.names import skeleton
+
 # Stable constraint names, so migrations can name what they create and drop on every backend.
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -55,11 +57,75 @@ class Player(Base):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    # The name exactly as registered; `name_key` (lower case) makes it unique in any case.
+    # The name exactly as registered (NFC); `name_key` (case folded) makes it unique in any
+    # case, `name_skeleton` (its TR39 confusable skeleton) unique among look-alikes.
     name: Mapped[str] = mapped_column(String(20))
-    name_key: Mapped[str] = mapped_column(String(20), unique=True)
+    name_key: Mapped[str] = mapped_column(String(60), unique=True)
+    name_skeleton: Mapped[str] = mapped_column(
+        String(120), unique=True,
+        default=lambda context: skeleton(context.get_current_parameters()["name"]))
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A deleted account: it cannot sign in, its name stays taken, its games show "deleted-<id>".
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class FriendLink(Base):
+    """One player's wish to be another's friend (PROTOCOL §2c): a request while it goes one
+    way, a friendship once both ways exist."""
+
+    __tablename__ = "friend_links"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    friend_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_friend_links_friend_id", "friend_id"),)
+
+
+class Block(Base):
+    """`player_id` keeps `blocked_id` away (PROTOCOL §2c)."""
+
+    __tablename__ = "blocks"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_blocks_blocked_id", "blocked_id"),)
+
+
+class Challenge(Base):
+    """A direct challenge from one player to another (PROTOCOL §2c)."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    variant: Mapped[str] = mapped_column(String(32))
+    seats: Mapped[int] = mapped_column(Integer)
+    # The table's settings as sent (options, turn_seconds, rated and any other), passed on
+    # to the table made when it is accepted.
+    settings: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    # "open" | "accepted" | "declined" | "withdrawn"; an open one past `expires_at` is expired
+    status: Mapped[str] = mapped_column(String(10))
+    table_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_challenges_from_id_status", "from_id", "status"),
+        Index("ix_challenges_to_id_status", "to_id", "status"),
+    )
 
 
 class LoginSession(Base):

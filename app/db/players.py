@@ -24,8 +24,9 @@ async def name_of(session: AsyncSession, player_id: int) -> str | None:
 
 
 async def by_key(session: AsyncSession, key: str) -> Player | None:
-    """The player whose name, in the letter case names are unique in, is `key`."""
-    return await session.scalar(select(Player).where(Player.name_key == key))
+    """The player (not deleted) whose name, in the letter case names are unique in, is `key`."""
+    return await session.scalar(
+        select(Player).where(Player.name_key == key, Player.deleted_at.is_(None)))
 
 
 def add(session: AsyncSession, player: Player) -> None:
@@ -42,15 +43,37 @@ class Login:
 
 
 async def login_of(session: AsyncSession, key: str) -> Login | None:
-    """The login of the player whose name key is `key`."""
+    """The login of the player whose name key is `key`, unless the account was deleted."""
     row = (await session.execute(
-        select(Player.id, Player.name, Player.password_hash).where(Player.name_key == key)
+        select(Player.id, Player.name, Player.password_hash)
+        .where(Player.name_key == key, Player.deleted_at.is_(None))
     )).one_or_none()
     return None if row is None else Login(row.id, row.name, row.password_hash)
 
 
-async def id_by_key(session: AsyncSession, key: str) -> int | None:
-    return await session.scalar(select(Player.id).where(Player.name_key == key))
+async def taken(session: AsyncSession, key: str, skeleton: str) -> bool:
+    """Whether a name with this key (any case) or skeleton (a look-alike) exists, deleted
+    accounts' names included: they stay reserved."""
+    found = await session.scalar(select(Player.id).where(
+        (Player.name_key == key) | (Player.name_skeleton == skeleton)).limit(1))
+    return found is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """A player as another finds him by name."""
+
+    id: int
+    name: str
+
+
+async def find(session: AsyncSession, key: str) -> Known | None:
+    """The player (not deleted) whose name key is `key`."""
+    row = (await session.execute(
+        select(Player.id, Player.name)
+        .where(Player.name_key == key, Player.deleted_at.is_(None))
+    )).one_or_none()
+    return None if row is None else Known(row.id, row.name)
 
 
 async def password_hash(session: AsyncSession, player_id: int) -> str | None:

@@ -5,12 +5,14 @@ The players who have waited longest are seated first; those left over (fewer tha
 table) wait for the next game to end. The seated ones are grouped by points, then rating,
 so players of a similar standing meet, as in a Swiss; but no one sits with an opponent of
 his last game while another player could take that place (PROTOCOL §2g: two accounts
-alone in an arena meet again only when nobody else waits).
+alone in an arena meet again only when nobody else waits). Two players of whom one blocks
+the other (PROTOCOL §2c) never sit together: one of them gives way to a player who waited
+less, or waits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -23,10 +25,14 @@ class Waiting:
 
 
 def pair_waiting(waiting: Sequence[Waiting], seats: int,
-                 last: Mapping[int, frozenset[int]] | None = None) -> list[list[int]]:
-    """Tables of `seats` players from those waiting (the longest waits first); `last`: each
-    player's opponents in his last game, whom he meets again only when no one else can
-    take the seat (a player who waited less, left over, is seated instead)."""
+                 last: Mapping[int, frozenset[int]] | None = None,
+                 apart: Collection[frozenset[int]] = ()) -> list[list[int]]:
+    """Tables of `seats` players from those waiting (the longest waits first).
+
+    `last`: each player's opponents in his last game, whom he meets again only when no one
+    else can take the seat (a player who waited less, left over, is seated instead).
+    `apart`: pairs of players never seated together; a table that cannot be filled
+    without such a pair is not made, and its players wait."""
     if seats < 2:
         raise ValueError("a table has at least two seats")
     full = len(waiting) - len(waiting) % seats
@@ -37,25 +43,37 @@ def pair_waiting(waiting: Sequence[Waiting], seats: int,
     spare = by_wait[full:]
     met = last or {}
 
-    def fits(table: list[Waiting], w: Waiting) -> bool:
-        return all(w.id not in met.get(t.id, frozenset()) and t.id not in met.get(w.id, frozenset())
-                   for t in table)
+    def allowed(table: list[Waiting], w: Waiting) -> bool:
+        return not any(frozenset((t.id, w.id)) in apart for t in table)
+
+    def fresh(table: list[Waiting], w: Waiting) -> bool:
+        return allowed(table, w) and all(
+            w.id not in met.get(t.id, frozenset()) and t.id not in met.get(w.id, frozenset())
+            for t in table)
+
+    def take(table: list[Waiting], fits: Callable[[list[Waiting], Waiting], bool]
+             ) -> Waiting | None:
+        """The first of the ranked, else of the spare, that `fits` the table (a spare one
+        swapped in: the last of the ranked waits instead)."""
+        pick = next((w for w in ranked if fits(table, w)), None)
+        if pick is not None:
+            ranked.remove(pick)
+            return pick
+        pick = next((w for w in spare if fits(table, w)), None)
+        if pick is not None:
+            spare.remove(pick)
+            if ranked:
+                spare.append(ranked.pop())
+        return pick
 
     tables: list[list[int]] = []
     while ranked:
         table = [ranked.pop(0)]
         while len(table) < seats:
-            pick = next((w for w in ranked if fits(table, w)), None)
-            if pick is not None:
-                ranked.remove(pick)
-            else:
-                pick = next((w for w in spare if fits(table, w)), None)
-                if pick is not None:  # swapped in: the one he replaces waits instead
-                    spare.remove(pick)
-                    if ranked:
-                        spare.append(ranked.pop())
-                else:
-                    pick = ranked.pop(0)
+            pick = take(table, fresh) or take(table, allowed)
+            if pick is None:
+                break
             table.append(pick)
-        tables.append([w.id for w in table])
+        if len(table) == seats:
+            tables.append([w.id for w in table])
     return tables

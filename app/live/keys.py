@@ -30,6 +30,11 @@ class Keys:
         """Hash "{process}:{seat}" -> expiry ms: which seats have a live socket somewhere."""
         return f"{self.prefix}:presence:{table_id}"
 
+    def seated(self, player_id: int) -> str:
+        """Sorted set table_id -> when he sat down: the tables a player was seated at (those
+        he left or that ended are dropped when read)."""
+        return f"{self.prefix}:seated:{player_id}"
+
     @property
     def index(self) -> str:
         """Sorted set of the tables shown in the lobby, scored by creation time."""

@@ -17,6 +17,9 @@ from app.services.fanout.notices import PlayerNotices
 from app.services.fanout.tournament_feed import TournamentFeed
 from app.services.gathering.seeks import Seeks
 from app.services.gathering.tournament_director import Director
+from app.services.people.blocks import Blocks
+from app.services.people.challenges import Challenges
+from app.services.people.friends import Friends
 from app.services.play.bot_turns import BotTurns
 from app.services.play.clock import Clock
 from app.services.play.relay import Relay
@@ -70,6 +73,10 @@ class LiveTables:
         # Quick pairing and the messages for players rather than tables.
         self.notices = PlayerNotices(self.store, self.hub)
         self.seeks = Seeks(self.store, db, self.notices, self.caps)
+        # People: friends, blocks, challenges (PROTOCOL §2c).
+        self.friends = Friends(self.store, db, self.notices, self.caps)
+        self.blocks = Blocks(db, self.notices)
+        self.challenges = Challenges(db, self.notices)
         self.tournaments = TournamentFeed(self.store, self.hub, db)
         self.director = Director(self.store, db, self.notices, self.tournaments, self.recovery,
                                  self.process_id)

@@ -333,13 +333,55 @@ class TournamentPairing(_Frame):
     table_id: str
 
 
+class FriendInfo(TypedDict):
+    """A friend (or a request) as PROTOCOL §2c shows it."""
+
+    name: str
+    status: Literal["requested", "friends", "none"]
+    online: bool
+    table_id: str | None
+
+
+class FriendUpdate(_Frame):
+    type: Literal["friend.update"]
+    friend: FriendInfo
+
+
+ChallengeStatus = Literal["open", "accepted", "declined", "withdrawn", "expired"]
+
+ChallengeInfo = TypedDict("ChallengeInfo", {
+    "id": str, "from": str, "to": str, "variant": str, "seats": int, "options": Options,
+    "turn_seconds": int, "rated": bool, "status": ChallengeStatus, "table_id": str | None,
+    "expires_at": int, "created_at": int,
+})
+
+
+class ChallengeNew(_Frame):
+    type: Literal["challenge.new"]
+    challenge: ChallengeInfo
+
+
+class ChallengeUpdate(_Frame):
+    type: Literal["challenge.update"]
+    challenge: ChallengeInfo
+
+
+class BlockUpdate(_Frame):
+    """To the blocker's own sockets: whom he blocks now (his sockets drop their chat)."""
+
+    type: Literal["block.update"]
+    blocked: list[str]
+
+
 # A message for a player, whichever tables he watches (app.services.fanout.notices).
-Notice = SeekMatched | TournamentPairing
+Notice = (SeekMatched | TournamentPairing | FriendUpdate | ChallengeNew | ChallengeUpdate
+          | BlockUpdate)
 
 ServerMessage = Annotated[
     Welcome | Error | Pong | TableState | TablePresence | TableHeartbeat | TableRemoved
     | TableRematch | RematchReply | Lobby | LobbyUpdate | LobbyRemove | ChatLine
-    | SeekMatched | TournamentUpdate | TournamentPairing,
+    | SeekMatched | TournamentUpdate | TournamentPairing | FriendUpdate | ChallengeNew
+    | ChallengeUpdate | BlockUpdate,
     Field(discriminator="type"),
 ]
 

@@ -46,7 +46,7 @@ def test_names_are_unique_in_any_letter_case(client: httpx.Client):
 
 @pytest.mark.parametrize(
     "username",
-    ["ab", "a" * 21, "bad-name", "with space", "dot.ted", "ünïcode", "", " padded", "tab\t"],
+    ["ab", "a" * 21, "bad-name", "with space", "dot.ted", "mix\u0435d", "", " padded", "tab\t"],
 )
 def test_invalid_usernames_are_422(client: httpx.Client, username: str):
     response = client.post(

@@ -26,7 +26,8 @@ BEFORE_TOURNAMENTS = {"players", "sessions", "ratings", "games", "game_players",
                       "live_snapshots", "live_snapshot_rounds"}
 TOURNAMENT_TABLES = {"tournaments", "tournament_players", "tournament_tables"}
 REVIEW_TABLES = {"reviews"}  # 0008
-TABLES = BEFORE_TOURNAMENTS | TOURNAMENT_TABLES | REVIEW_TABLES
+PEOPLE_TABLES = {"friend_links", "blocks", "challenges"}  # 0009: friends, blocks, challenges
+TABLES = BEFORE_TOURNAMENTS | TOURNAMENT_TABLES | REVIEW_TABLES | PEOPLE_TABLES
 
 
 async def _tables(url: str) -> set[str]:
@@ -80,6 +81,32 @@ async def test_the_migrations_are_one_chain_with_the_tournaments_last(database_u
     assert await _tables(database_url) == TABLES | {"alembic_version"}
     await downgrade(database_url, "0005_rules_mark")
     assert await _tables(database_url) == BEFORE_TOURNAMENTS | {"alembic_version"}
+
+
+async def test_names_there_were_get_their_skeletons_and_look_alikes_among_them_stay(
+    database_url: str,
+) -> None:
+    """0009 gives every name registered before a TR39 skeleton; two old names that look
+    alike ("rn" reads as "m") both stay, and a new look-alike of either is refused."""
+    await migrate(database_url, "0007_tournament_store")
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            for name in ("masha", "rnasha", "Olya"):
+                await conn.execute(text(
+                    "INSERT INTO players (name, name_key, password_hash, created_at) "
+                    "VALUES (:name, :key, '-', CURRENT_TIMESTAMP)"),
+                    {"name": name, "key": name.lower()})
+        await migrate(database_url)
+        async with engine.connect() as conn:
+            rows = dict((await conn.execute(text(
+                "SELECT name, name_skeleton FROM players"))).all())
+    finally:
+        await engine.dispose()
+    assert rows["Olya"] == "olya"
+    assert rows["masha"] == "rnasha"
+    assert rows["rnasha"].startswith("rnasha#")
+    await downgrade(database_url, "0007_tournament_store")
 
 
 def test_domino_migrate_command(database_url: str):

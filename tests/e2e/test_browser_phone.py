@@ -410,7 +410,8 @@ def test_sign_up_shows_its_name_rule_and_says_which_name_is_taken(
     page.goto(f"{bot_server.url}/#/signin")
     form = page.locator("[data-testid=signup]")
     expect(form.locator("[data-testid=username-rule]")).to_have_text(
-        "От 3 до 20 латинских букв, цифр или _")
+        "От 3 до 20 букв одного алфавита (латиница, кириллица, тайский, арабский или лаосский), "
+        "цифр или _")
     form.locator("input[name=username]").fill(name)
     form.locator("input[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()

@@ -34,12 +34,18 @@ for _, id in ipairs(ids) do
 end
 -- the oldest seeks first
 table.sort(found, function(x, y) return x[1].created_at < y[1].created_at end)
+-- a seek's `avoid`: the players its owner blocks or is blocked by (PROTOCOL §2c)
+local function avoids(a, b)
+  for _, id in ipairs(a.avoid or {}) do if id == b.player.id then return true end end
+  return false
+end
 for _, pair in ipairs(found) do
   if #chosen >= seek.seats then break end
   local other = pair[1]
   local ok = other.player.id ~= seek.player.id
   for _, c in ipairs(chosen) do
     if ok and not fits(c, other) then ok = false end
+    if ok and (avoids(c, other) or avoids(other, c)) then ok = false end
   end
   if ok then
     table.insert(chosen, other)

@@ -17,6 +17,7 @@ from app.db import players, ratings
 from app.db.models import Player, Rating
 from app.db.session import write_transaction
 from app.db.text import storable
+from app.domain import names
 from app.engine import VARIANTS
 
 # argon2id with the settings' costs: by default argon2-cffi's (RFC 9106's low-memory
@@ -42,8 +43,8 @@ class NameTaken(ValueError):
 
 
 def name_key(name: str) -> str:
-    """Names are unique regardless of letter case."""
-    return name.lower()
+    """Names are unique regardless of letter case (and of their Unicode normal form)."""
+    return names.key(name)
 
 
 @cache
@@ -69,10 +70,11 @@ async def register(session: AsyncSession, name: str, password: str) -> PlayerRef
 
     The password is hashed (slow by design) between a read and the write, never under the
     write lock: on SQLite every other write would wait for it."""
+    name = names.normal(name)
     key = name_key(name)
-    taken = await players.id_by_key(session, key)
+    taken = await players.taken(session, key, names.skeleton(name))
     await session.rollback()  # no connection held while the password is hashed
-    if taken is not None:
+    if taken:
         raise NameTaken(name)
     password_hash = await _hash(password)
     await write_transaction(session)
@@ -90,6 +92,7 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> Playe
     if not storable(name):
         await _verify(_dummy_hash(), password)
         return None
+    name = names.normal(name)
     player = await players.login_of(session, name_key(name))
     await session.rollback()  # no connection held while the password is checked
     # Usernames are taken exactly as sent (PROTOCOL 1): "MASHA" does not log in as "masha".
@@ -99,6 +102,13 @@ async def authenticate(session: AsyncSession, name: str, password: str) -> Playe
     if not await _verify(player.password_hash, password):
         return None
     return PlayerRef(player.id, player.name)
+
+
+async def verify_password(session: AsyncSession, player_id: int, password: str) -> bool:
+    """Whether `password` is the player's (no connection is held while it is checked)."""
+    checked = await players.password_hash(session, player_id)
+    await session.rollback()
+    return checked is not None and await _verify(checked, password)
 
 
 async def change_password(

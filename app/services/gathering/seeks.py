@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 
 from app import metrics
 from app.config import settings
-from app.db import ratings
+from app.db import people, ratings
 from app.db.session import Database
 from app.engine import OptionsError, validate_options
 from app.live.seek_pool import SeekBook
@@ -97,6 +97,11 @@ class Seeks:
         self.book = SeekBook(store.redis, store.keys.prefix)
         self._sweeper: asyncio.Task[None] | None = None
 
+    async def apart(self, player_id: int) -> set[int]:
+        """The players the seek's owner is never matched with (blocks, PROTOCOL §2c)."""
+        async with self.db.session() as session:
+            return await people.apart_from_all(session, player_id)
+
     async def _rating(self, player_id: int, variant: str) -> float:
         async with self.db.session() as session:
             return await ratings.skill(session, player_id, variant)
@@ -124,6 +129,7 @@ class Seeks:
             "rated": ask.rated,
             "rating": await self._rating(player.id, ask.variant),
             "range": list(ask.rating_range or ANY_RATING),
+            "avoid": sorted(await self.apart(player.id)),
             "asked_range": None if ask.rating_range is None else list(ask.rating_range),
             "created_at": now,
             "expires_at": now + int(settings.seek_seconds * 1000),

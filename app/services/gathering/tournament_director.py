@@ -21,7 +21,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from app import metrics
-from app.db import games, players, tournaments
+from app.db import games, people, players, tournaments
 from app.db.models import Tournament, TournamentPlayer, TournamentTable
 from app.db.session import Database
 from app.domain.arena import Waiting, pair_waiting
@@ -261,7 +261,9 @@ class Director:
             Waiting(m.player_id, m.points, m.rating, free_since.get(m.player_id, started))
             for m in free if m.player_id not in busy
         ]
-        groups = pair_waiting(waiting, row.seats, last)
+        async with self.db.session() as session:  # players who block one another
+            apart = await people.pairs_apart(session, [w.id for w in waiting])
+        groups = pair_waiting(waiting, row.seats, last, apart)
         if not groups:
             return False
         made = [(secrets.token_hex(8), seats) for seats in groups]

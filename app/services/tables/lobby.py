@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -14,6 +14,7 @@ from app.config import settings
 from app.engine import OptionsError, new_seed, start_game, validate_options
 from app.live.store import LiveStore, Write
 from app.services.play import moves
+from app.services.tables import seated
 from app.services.tables.bot_seats import DEFAULT_PACE_MS
 from app.services.tables.caps import RatedGameAlready, RatedSeats
 from app.services.tables.events import RematchEvent, TableEvent
@@ -146,6 +147,7 @@ async def write_new(store: LiveStore, table: Table) -> Table:
     ))
     if version is None:  # a 64-bit random id collided: vanishingly rare, but never overwrite
         raise TableExists()
+    await seated.note(store, table.seats, table.id, table.created_at)
     return replace(table, version=version)
 
 
@@ -228,13 +230,17 @@ def joined_seat(change: Change) -> int:
 
 
 async def join(
-    store: LiveStore, player: Player, table_id: str, seat: int | None = None
+    store: LiveStore, player: Player, table_id: str, seat: int | None = None,
+    apart: Collection[int] = (),
 ) -> tuple[int, Change]:
-    """Seat `player` (in `seat`, or the first free one); the last seat starts the game."""
+    """Seat `player` (in `seat`, or the first free one); the last seat starts the game.
+    `apart`: players he may not sit beside (blocks, PROTOCOL §2c): 403 if one is seated."""
 
     def check(table: Table) -> None:
         if table.seat_of(player.id) is not None:
             raise ServiceError("bad_request", "seated_already", 409)
+        if any(who is not None and who.id in apart for who in table.seats):
+            raise ServiceError("bad_request", "people_forbidden", 403)
 
     # A rated seat is taken before the seat itself, and given back if the seat is not had.
     table = await loaded(store, table_id)
@@ -260,11 +266,13 @@ async def take_seat(
     """Apply `seating`; returns the seat taken and the change."""
     change = await transact(store, table_id, seating(who, seat, Deal.fresh(), check))
     assert change is not None
+    taken = joined_seat(change)
+    await seated.note(store, [change.table.seats[taken]], table_id, now_ms())
     if change.table.status == "playing":
         logs.table_id.set(table_id)
         logs.game_id.set(change.table.game_id)
         log.info("game started: %s, %d players", change.table.variant, change.table.players)
-    return joined_seat(change), change
+    return taken, change
 
 
 def _seat(table: Table, player_id: int) -> int:

@@ -86,3 +86,9 @@ export function widthOf(el) {
 }
 
 export { duration as formatTime, date as formatDate, signedNum as signed } from "./i18n.js";
+
+/** A player's name: text only, isolated from the text around it (a Persian name in an
+ * English line reads right), and not a word of the page for translating browsers. */
+export function nameTag(name, attrs = {}) {
+  return h("bdi", { translate: "no", ...attrs }, name);
+}

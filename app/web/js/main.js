@@ -4,19 +4,22 @@
 
 import { auth, get } from "./api.js";
 import { setTitle } from "./alerts.js";
-import { h, replace, s } from "./dom.js";
+import { h, nameTag, replace, s } from "./dom.js";
 import { LANGUAGES, applyLanguage, lang, setLang, t } from "./i18n.js";
 import { applyTheme, muted, setMuted, setTheme, theme } from "./prefs.js";
 import { socket } from "./socket.js";
 import { signOut, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
 import { startGathering } from "./gather.js";
+import { startPeople } from "./people.js";
 import { renderAuth } from "./views/auth.js";
+import { renderFriends } from "./views/friends.js";
 import { renderLeaderboard } from "./views/leaderboard.js";
 import { renderLobby } from "./views/lobby.js";
 import { renderPlayer } from "./views/player.js";
 import { renderReplay } from "./views/replay.js";
 import { renderRules } from "./views/rules.js";
+import { renderSettings } from "./views/settings.js";
 import { renderTable } from "./views/table.js";
 import { renderTournament } from "./views/tournament.js";
 import { renderTournaments } from "./views/tournaments.js";
@@ -37,7 +40,9 @@ function renderHeader() {
   const player = auth.player;
   if (player) {
     replace(area,
-      h("a", { href: `#/player/${encodeURIComponent(player.name)}`, class: "me", "data-testid": "me" }, player.name),
+      h("a", { href: `#/player/${encodeURIComponent(player.name)}`, class: "me", "data-testid": "me" }, nameTag(player.name)),
+      h("a", { href: "#/friends", "data-nav": "friends", "data-testid": "nav-friends" }, t("people.friends")),
+      h("a", { href: "#/settings", "data-nav": "settings", "data-testid": "nav-settings" }, t("settings.title")),
       h("button", { type: "button", class: "link-button", onclick: signOut }, t("nav.sign_out")));
   } else {
     // From a table (an invite), signing in or up comes back to it.
@@ -90,6 +95,8 @@ const ROUTES = [
   [/^#\/review\/([^/?]+)$/, (m) => (root) => renderReplay(root, decodeURIComponent(m[1]), { review: true })],
   [/^#\/rules(?:\/([^/?]+))?$/, (m) => (root) => renderRules(root, decodeURIComponent(m[1] || "goat"))],
   [/^#\/signin$/, () => (root) => renderAuth(root)],
+  [/^#\/friends$/, () => (root) => renderFriends(root)],
+  [/^#\/settings$/, () => (root) => renderSettings(root)],
   [/^#\/lobby$/, () => (root) => renderLobby(root)],
   [/^#\/tournaments$/, () => (root) => renderTournaments(root)],
   [/^#\/tournament\/([^/?]+)$/, (m) => (root) => renderTournament(root, decodeURIComponent(m[1]))],
@@ -193,6 +200,7 @@ const openedAt = /^#\/table\/([^/?]+)/.exec(location.hash);
 if (openedAt) socket.follow(decodeURIComponent(openedAt[1]));
 socket.connect();
 startGathering();
+startPeople();
 checkSession();
 // Variant names and option words come from the server: draw the first page once they are here.
 loadVariants().catch(() => {}).finally(route);

@@ -84,5 +84,6 @@ export function renderHead(ctx) {
     } }, t("table.enable_notifications")));
   }
   if (v && !ctx.seated(v) && v.status !== "waiting") actions.push(pill(t("table.watching"), "watching"));
+  if (tb && tb.private) actions.push(pill(t("people.private"), "private"));
   replace(el.headActions, actions);
 }

@@ -9,7 +9,7 @@ import { navigate, signedIn } from "../ui.js";
 function authForm({ title, action, submitLabel, autocomplete, testid, signUp = false }) {
   const error = h("p", { class: "form-error", role: "alert" });
   const username = h("input", {
-    name: "username", required: true, minlength: 3, maxlength: 20, pattern: "[A-Za-z0-9_]{3,20}",
+    name: "username", required: true, minlength: 3, maxlength: 20,
     autocomplete: "username", autocapitalize: "none", spellcheck: "false",
     title: t("auth.username_rule"),
   });

@@ -2,7 +2,7 @@
 
 import { auth, get, post } from "../api.js";
 import { wholeNumberField } from "../digits.js";
-import { h, replace } from "../dom.js";
+import { h, nameTag, replace } from "../dom.js";
 import { has, t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { navigate, pill, toast } from "../ui.js";
@@ -46,12 +46,13 @@ function tableCard(table) {
     h("div", { class: "table-card-head" },
       h("strong", { class: "variant" }, variantName(table.variant)),
       pill(has(`status.${table.status}`) ? t(`status.${table.status}`) : String(table.status), table.status),
-      pill(table.rated ? t("table.rated") : t("table.casual"), table.rated ? "rated" : "casual")),
+      pill(table.rated ? t("table.rated") : t("table.casual"), table.rated ? "rated" : "casual"),
+      table.private ? pill(t("people.private"), "private") : null),
     h("div", { class: "options" }, optionWords(table.variant, table.options).join(" · ") || t("lobby.standard_rules")),
     h("ul", { class: "seat-list", "aria-label": t("lobby.seats") },
       seats.map((x) => x.player
         // A player's name is not a word of the page: translators and translating browsers leave it.
-        ? h("li", { class: "taken", translate: "no" }, playerName(x, x.seat))
+        ? h("li", { class: "taken" }, x.bot ? playerName(x, x.seat) : nameTag(x.player))
         : h("li", { class: "free" }, t("lobby.free_seat")))),
     h("div", { class: "meta" }, `${t("lobby.players", { n: seats.length })} · ${t("table.seconds_per_move", { n: table.turn_seconds ?? 30 })}`),
     h("div", { class: "actions" }, actions));
@@ -195,6 +196,18 @@ export function renderLobby(root) {
   root.append(h("section", { class: "lobby" },
     h("div", { class: "lobby-tables" }, h("h1", {}, t("lobby.title")), empty, list),
     h("aside", { class: "lobby-side" }, aside)));
+
+  // The tables the player sits at, private ones too (they are in no list of the lobby).
+  if (auth.signedIn) {
+    const mine = h("div", { class: "card my-tables", "data-testid": "my-tables", hidden: true },
+      h("h2", {}, t("people.my_tables")));
+    aside.before(mine);
+    get("/api/me/tables").then((all) => {
+      if (!all.length) return;
+      mine.append(h("ul", { class: "table-list" }, all.map(tableCard)));
+      mine.hidden = false;
+    }).catch(() => {});
+  }
 
   // Quick pairing: the "Play now" box and who is looking for a game.
   const seeks = openSeeksList();

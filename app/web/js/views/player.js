@@ -1,9 +1,11 @@
 // A player's page: ratings per variant, the rating history as a small line chart,
 // and recent games (each opens the replay).
 
-import { get } from "../api.js";
-import { formatDate, h, s, signed } from "../dom.js";
+import { api, auth, get, post } from "../api.js";
+import { formatDate, h, nameTag, s, signed } from "../dom.js";
 import { num, t } from "../i18n.js";
+import { toast } from "../ui.js";
+import { loadVariants } from "../variants.js";
 import { variantName } from "../words.js";
 
 /** History points [{x: time, y: points}] → a small SVG line chart. */
@@ -58,9 +60,42 @@ function outcomeWords(g) {
   return t("player.lost");
 }
 
+/** "Add friend", "Challenge" (a game of two, Goat unless chosen) and "Block". */
+function peopleActions(name) {
+  const path = encodeURIComponent(name);
+  const said = (text) => toast(text, "info");
+  const act = (fn) => async () => {
+    try {
+      await fn();
+    } catch (err) {
+      toast(err.message);
+    }
+  };
+  const variant = h("select", { "aria-label": t("create.game"), "data-testid": "challenge-variant" });
+  loadVariants().then((all) => {
+    variant.replaceChildren(...all.filter((v) => v.players[0] <= 2 && v.players[1] >= 2)
+      .map((v) => h("option", { value: v.name }, variantName(v.name))));
+  }).catch(() => {});
+  return h("div", { class: "actions people-actions" },
+    h("button", { type: "button", "data-testid": "add-friend", onclick: act(async () => {
+      const done = await post(`/api/friends/${path}`);
+      said(done.status === "friends" ? t("people.now_friends") : t("people.request_sent"));
+    }) }, t("people.add_friend")),
+    variant,
+    h("button", { type: "button", class: "primary", "data-testid": "challenge", onclick: act(async () => {
+      await post("/api/challenges", { to: name, variant: variant.value || "goat", seats: 2 });
+      said(t("people.challenge_sent"));
+    }) }, t("people.challenge")),
+    h("button", { type: "button", class: "danger-outline", "data-testid": "block", onclick: act(async () => {
+      await api("POST", `/api/blocks/${path}`);
+      said(t("people.blocked"));
+    }) }, t("people.block")));
+}
+
 export async function renderPlayer(root, name) {
-  const section = h("section", { class: "player-page" }, h("h1", {}, name));
+  const section = h("section", { class: "player-page" }, h("h1", {}, nameTag(name)));
   root.append(section);
+  if (auth.signedIn && auth.player.name.toLowerCase() !== name.toLowerCase()) section.append(peopleActions(name));
   let page;
   try {
     page = await get(`/api/players/${encodeURIComponent(name)}`);
