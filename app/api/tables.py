@@ -98,18 +98,21 @@ async def list_tables(live: LiveDep) -> list[TableInfo]:
 @router.get("/{table_id}", responses=_failures(404), response_model=None)
 async def get_table(table_id: str, live: LiveDep) -> TableInfo:
     with _refusals():
-        return await lobby.get_table(live.store, table_id)
+        return await live.feed.restoring(table_id, lambda: lobby.get_table(live.store, table_id))
 
 
 @router.get("/{table_id}/log", responses=_failures(404), response_model=None)
 async def table_log(table_id: str, live: LiveDep) -> TableLog:
     """The events of the table's current game from its start, as its sockets were sent
     them: the log of a spectator who arrives mid-game, or of a player in a new tab."""
-    with _refusals():
+    async def read() -> TableLog:
         found = await game_log(live.store, table_id)
         if found is None:
             raise ServiceError("not_found", "no_table", 404, table=table_id)
-    return found.to_dict()
+        return found.to_dict()
+
+    with _refusals():
+        return await live.feed.restoring(table_id, read)
 
 
 @router.post("/{table_id}/join", responses=_failures(401, 404, 409), response_model=None)
@@ -117,9 +120,9 @@ async def join_table(
     table_id: str, player: LimitedPlayer, live: LiveDep, body: JoinRequest | None = None
 ) -> Seated:
     with _refusals():
-        seat, _change = await lobby.join(
+        seat, _change = await live.feed.restoring(table_id, lambda: lobby.join(
             live.store, player, table_id, None if body is None else body.seat
-        )
+        ))
     return {"seat": seat}
 
 

@@ -78,7 +78,12 @@ async def handle_frame(conn: Connection, text: str | None) -> bool:
         conn.error("bad_request", general("bad_request", problem, conn.lang), msg_id)
         return True
     try:
-        return await dispatch(conn, message, msg_id, charge)
+        table_id = getattr(message, "table_id", None)
+        if table_id is None or isinstance(message, TableSubscribe):
+            return await dispatch(conn, message, msg_id, charge)
+        # A command on a table the store lost is done once it is back, not `not_found`.
+        return await conn.live.feed.restoring(
+            table_id, lambda: dispatch(conn, message, msg_id, charge))
     except Refused as refusal:
         metrics.rate_limited.labels("ws").inc()
         conn.rate_limited(refusal.retry_ms, msg_id)
