@@ -45,6 +45,7 @@ from app.api.subscriptions import (
 )
 from app.live.ratelimit import Charge, Refused
 from app.live.store import outage
+from app.live.writes import WriteUnknown
 from app.services.accounts.credentials import PlayerRef
 from app.services.play import moves
 from app.services.runtime import LiveTables
@@ -91,6 +92,13 @@ async def handle_frame(conn: Connection, text: str | None) -> bool:
         if await within(conn, charge, msg_id):
             conn.error(error.code, words_of(error, conn.lang), msg_id,
                        RETRY_MS if error.code == "unavailable" else None)
+    except WriteUnknown as error:
+        # Sent, and not answered in time: it may be made yet (PROTOCOL §2a `not_known`);
+        # the client reads the table again rather than trusting "nothing changed".
+        metrics.count_error(error)
+        conn.live.store.note_outage(started, error)
+        conn.error("not_known", words_for("write_not_known", conn.lang), msg_id,
+                   retry_ms=RETRY_MS)
     except (RedisError, SQLAlchemyError, OSError) as error:
         # Our stores did not answer: nothing changed, and the client may try again.
         metrics.count_error(error)
