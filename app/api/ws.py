@@ -58,6 +58,9 @@ log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["websocket"])
 
+# PROTOCOL §2a: how a server that stops closes its sockets (reconnect).
+CLOSE_SERVER_RESTART = 1012
+
 
 async def handle_frame(conn: Connection, text: str | None) -> bool:
     """One client frame; returns False when the socket must close.
@@ -250,15 +253,19 @@ async def gateway(websocket: WebSocket) -> None:
         return
     metrics.open_sockets.inc()
     live.notices.add(conn)
+    close_code: int | None = None
     try:
         while not conn.closed:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
+                close_code = frame.get("code")
                 break
             text = frame.get("text")
             if not await handle_frame(conn, text):
                 break
-    except (WebSocketDisconnect, RuntimeError):
+    except WebSocketDisconnect as disconnect:
+        close_code = disconnect.code
+    except RuntimeError:
         pass
     finally:
         conn.closed = True
@@ -269,6 +276,8 @@ async def gateway(websocket: WebSocket) -> None:
         await live.feed.drop(conn)
         live.notices.discard(conn)
         live.tournaments.drop(conn)
-        if conn.player is not None:
+        # A server that stops (a deploy: 1012) ends no seek; the owner reconnects at once,
+        # and the seeks' grace covers him meanwhile.
+        if conn.player is not None and close_code != CLOSE_SERVER_RESTART:
             with contextlib.suppress(RedisError, OSError):
                 await live.seeks.socket_closed(conn.player.id)

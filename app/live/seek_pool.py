@@ -37,6 +37,10 @@ class SeekBook:
         return f"{self.prefix}:seek-expiry"
 
     @property
+    def _absent(self) -> str:
+        return f"{self.prefix}:seek-absent"
+
+    @property
     def _pool_prefix(self) -> str:
         return f"{self.prefix}:seek-pool:"
 
@@ -66,3 +70,16 @@ class SeekBook:
 
     async def expired(self, now_ms: int) -> list[str]:
         return [str(x) for x in await self.redis.zrangebyscore(self._expiry, "-inf", now_ms)]
+
+    async def absent(self) -> dict[str, int]:
+        """Since when (ms) each seek's owner was last found with no socket anywhere."""
+        return {str(k): int(v) for k, v in (await self.redis.hgetall(self._absent)).items()}
+
+    async def mark_absent(self, since: dict[str, int]) -> None:
+        """Owners found with no socket (the first finding stands)."""
+        for seek_id, ms in since.items():
+            await self.redis.hsetnx(self._absent, seek_id, ms)
+
+    async def clear_absent(self, seek_ids: list[str]) -> None:
+        if seek_ids:
+            await self.redis.hdel(self._absent, *seek_ids)

@@ -262,6 +262,18 @@ class SeekMatched(_Frame):
     table_id: str
 
 
+# Why a seek ended without a table: its time was up, or its owner had no socket.
+SeekEndReason = Literal["expired", "no_socket"]
+
+
+class SeekEnded(_Frame):
+    """A seek of yours ended without a table (not by your cancel)."""
+
+    type: Literal["seek.ended"]
+    seek_id: str
+    reason: SeekEndReason
+
+
 class TournamentStanding(TypedDict):
     id: int
     name: str
@@ -322,12 +334,12 @@ class TournamentPairing(_Frame):
 
 
 # A message for a player, whichever tables he watches (app.services.fanout.notices).
-Notice = SeekMatched | TournamentPairing
+Notice = SeekMatched | SeekEnded | TournamentPairing
 
 ServerMessage = Annotated[
     Welcome | Error | Pong | TableState | TablePresence | TableHeartbeat | TableRemoved
     | TableRematch | RematchReply | Lobby | LobbyUpdate | LobbyRemove | ChatLine
-    | SeekMatched | TournamentUpdate | TournamentPairing,
+    | SeekMatched | SeekEnded | TournamentUpdate | TournamentPairing,
     Field(discriminator="type"),
 ]
 

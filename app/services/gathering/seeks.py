@@ -4,7 +4,10 @@ exist the server seats them at a new table and starts it.
 Compatible: the same variant, seats, options (with their defaults), clock and rated, and
 each player inside every other's `rating_range` by the variant's skill rating. The match
 itself is one script in the store (app/live/seek_pool.py). A seek lives `seek_seconds` (10
-minutes) at most and ends with its owner's last socket.
+minutes) at most and ends with its owner's last socket, unless that socket was closed by a
+server that stops (a deploy's 1012: he reconnects at once, to another process); an owner
+with no socket anywhere for `NO_SOCKET_GRACE_MS` loses it too. A seek that ends other than
+by its owner's cancel or a match is told to him (`seek.ended`).
 """
 
 from __future__ import annotations
@@ -34,11 +37,13 @@ from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, Terms
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, now_ms
 from app.wire.answers import SeekInfo, SeekOpened
+from app.wire.messages import SeekEndReason
 
 log = logging.getLogger(__name__)
 
-# A seek whose owner has no socket anywhere is dropped by the sweep after this long (the
-# socket may be on its way: a seek is often made just before the page's socket opens).
+# A seek whose owner has had no socket anywhere this long is dropped by the sweep (the
+# socket may be on its way: a seek is often made just before the page's socket opens, and
+# a deploy's reconnect takes a moment).
 NO_SOCKET_GRACE_MS = 30_000
 SWEEP_SECONDS = 1.0
 # No rating range: anyone.
@@ -151,18 +156,36 @@ class Seeks:
         """A socket of `player_id` closed: his seek ends with his last one."""
         seek_id = await self.book.of_player(player_id)
         if seek_id is not None and not await self.caps.caps.held(SOCKETS, player_id, now_ms()):
-            await self.book.remove(seek_id, owner=player_id)
+            await self._end(await self.book.remove(seek_id, owner=player_id), "no_socket")
+
+    async def _end(self, seek: dict[str, Any] | None, reason: SeekEndReason) -> None:
+        """Tell the owner of a seek that ended (None: it was gone already)."""
+        if seek is not None:
+            await self.notices.tell([seek["player"]["id"]], {
+                "type": "seek.ended", "seek_id": seek["id"], "reason": reason})
 
     async def sweep(self) -> None:
-        """Drop the seeks whose time is up, and those whose owner has had no socket for a
-        while (his process died without closing them)."""
+        """Drop the seeks whose time is up, and those whose owner has had no socket for
+        `NO_SOCKET_GRACE_MS` (his process died, or he did not come back after a deploy)."""
         now = now_ms()
         for seek_id in await self.book.expired(now):
-            await self.book.remove(seek_id)
-        for seek in await self.book.all():
-            if now - seek["created_at"] > NO_SOCKET_GRACE_MS and not await self.caps.caps.held(
-                    SOCKETS, seek["player"]["id"], now):
-                await self.book.remove(seek["id"])
+            await self._end(await self.book.remove(seek_id), "expired")
+        seeks = await self.book.all()
+        absent = await self.book.absent()
+        open_ids = {s["id"] for s in seeks}
+        back = [seek_id for seek_id in absent if seek_id not in open_ids]
+        missing: dict[str, int] = {}
+        for seek in seeks:
+            if await self.caps.caps.held(SOCKETS, seek["player"]["id"], now):
+                if seek["id"] in absent:
+                    back.append(seek["id"])
+            elif seek["id"] not in absent:
+                missing[seek["id"]] = now
+            elif now - absent[seek["id"]] > NO_SOCKET_GRACE_MS:
+                await self._end(await self.book.remove(seek["id"]), "no_socket")
+                back.append(seek["id"])
+        await self.book.mark_absent(missing)
+        await self.book.clear_absent(back)
 
     def start(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep(), name="seek-sweeper")
