@@ -144,12 +144,14 @@ async def dispatch(conn: Connection, message: Any, msg_id: Any,
     elif isinstance(message, TournamentSubscribe):
         tournament = await live.tournaments.subscribe(conn, message.tournament_id)
         conn.reply({"type": "tournament.update", "tournament": tournament}, msg_id)
+        await live.notices.resend(conn)
     elif isinstance(message, TournamentUnsubscribe):
         live.tournaments.unsubscribe(conn, message.tournament_id)
     elif conn.player is None:
         raise ServiceError("unauthorized", "log_in_first", 401)
     elif isinstance(message, LobbySubscribe):
         await subscribe_lobby(conn, msg_id)
+        await live.notices.resend(conn)
     elif isinstance(message, LobbyUnsubscribe):
         live.feed.lobby.discard(conn)
     elif isinstance(message, Play):
@@ -191,6 +193,7 @@ async def hello(conn: Connection, message: Hello, msg_id: Any) -> bool:
                 return False
         if conn.player is not None:
             conn.reply(_welcome(conn.player), msg_id)
+            await conn.live.notices.resend(conn)
         return True
     if await conn.sign_in(message.token) is None:
         await conn.ws.close(code=CLOSE_BAD_TOKEN, reason="invalid token")
@@ -199,6 +202,7 @@ async def hello(conn: Connection, message: Hello, msg_id: Any) -> bool:
         return False
     assert conn.player is not None
     conn.reply(_welcome(conn.player), msg_id)
+    await conn.live.notices.resend(conn)
     return True
 
 

@@ -31,9 +31,9 @@ from app.live.seek_pool import SeekBook
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.fanout.notices import PlayerNotices
-from app.services.gathering.seating import seat_and_start
+from app.services.gathering.seating import seat_and_start, start_seated
 from app.services.tables.caps import SOCKETS, PlayerCaps
-from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, Terms
+from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, TableExists, Terms
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, now_ms
 from app.wire.answers import SeekInfo, SeekOpened
@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 # a deploy's reconnect takes a moment).
 NO_SOCKET_GRACE_MS = 30_000
 SWEEP_SECONDS = 1.0
+# A match not done this long after its seeks were taken is finished by any process's sweep.
+MATCH_GRACE_MS = 3_000
 # No rating range: anyone.
 ANY_RATING = (-1e9, 1e9)
 
@@ -119,28 +121,47 @@ class Seeks:
             "created_at": now,
             "expires_at": now + int(settings.seek_seconds * 1000),
         }
-        kind, matched = await self.book.add(seek, now)
+        table_id = secrets.token_hex(8)  # the table a match would make
+        kind, matched = await self.book.add(seek, now, table_id)
         if kind == "taken":
             raise ServiceError("bad_request", "seek_open_already", 409)
         out: SeekOpened = {**public_seek(seek)}
         if kind == "matched":
-            out["table_id"] = await self._start(matched)
+            await self._start(table_id, matched)
+            out["table_id"] = table_id
         return out
 
-    async def _start(self, matched: list[dict[str, Any]]) -> str:
-        """Seat the matched seeks' players (the oldest seek first) and tell them."""
+    async def _start(self, table_id: str, matched: list[dict[str, Any]]) -> None:
+        """Seat the matched seeks' players (the oldest seek first) and tell them: the match
+        kept in the store is done then. A match left over by a process that stopped
+        midway is done the same way by the sweep (`finish_left_over`)."""
         matched = sorted(matched, key=lambda s: s["created_at"])
         first = matched[0]
-        table_id = await seat_and_start(
-            self.store, [Person.from_dict(s["player"]) for s in matched],
-            Terms(first["variant"], len(matched), first["options"], first["turn_seconds"],
-                  first["rated"], round_pause_seconds=DEFAULT_ROUND_PAUSE),
-        )
+        try:
+            await seat_and_start(
+                self.store, [Person.from_dict(s["player"]) for s in matched],
+                Terms(first["variant"], len(matched), first["options"], first["turn_seconds"],
+                      first["rated"], round_pause_seconds=DEFAULT_ROUND_PAUSE),
+                table_id=table_id,
+            )
+        except TableExists:  # made by the one that began the match: perhaps not started
+            await start_seated(self.store, table_id)
         for seek in matched:
             await self.notices.tell([seek["player"]["id"]], {
                 "type": "seek.matched", "seek_id": seek["id"], "table_id": table_id})
+        await self.book.matched(table_id)
         log.info("seeks matched at table %s", table_id)
-        return table_id
+
+    async def finish_left_over(self, now: int) -> None:
+        """Finish the matches a process began and did not finish in time (it died or
+        stalled after taking the seeks): their table is made or started, and told."""
+        for table_id, matched in (await self.book.left_over(now - MATCH_GRACE_MS)).items():
+            log.warning("finishing the seek match of table %s left over", table_id)
+            try:
+                await self._start(table_id, matched)
+            except ServiceError as error:  # it cannot be made: never tried again
+                log.warning("the seek match of table %s was dropped: %s", table_id, error)
+                await self.book.matched(table_id)
 
     async def cancel(self, player_id: int, seek_id: str) -> None:
         if await self.book.remove(seek_id, owner=player_id) is None:
@@ -168,6 +189,7 @@ class Seeks:
         """Drop the seeks whose time is up, and those whose owner has had no socket for
         `NO_SOCKET_GRACE_MS` (his process died, or he did not come back after a deploy)."""
         now = now_ms()
+        await self.finish_left_over(now)
         for seek_id in await self.book.expired(now):
             await self._end(await self.book.remove(seek_id), "expired")
         seeks = await self.book.all()
