@@ -25,6 +25,12 @@ function standingsTable(tour, names) {
       h("td", { class: "num" }, num(p.games)))))));
 }
 
+/** "Your table is ready", with the way to it. */
+export function tableReady(tableId) {
+  return h("p", { class: "table-ready", role: "status", "data-testid": "table-ready" },
+    `${t("notices.table_ready")} · `, h("a", { href: `#/table/${encodeURIComponent(tableId)}` }, t("notices.go")));
+}
+
 function tablesList(tour, names) {
   const current = tour.tables.filter((x) => x.status === "playing");
   if (!current.length) return h("p", { class: "muted" }, t("tournament.no_tables"));
@@ -76,9 +82,13 @@ export function renderTournament(root, tournamentId) {
     if (tour.status === "running" && tour.format === "swiss" && tour.round) facts.push(t("tournament.round_of", { n: tour.round, total: tour.rounds }));
     if (tour.ends_at && tour.status === "running") facts.push(t("tournament.ends", { time: formatDate(tour.ends_at) }));
     if (tour.starts_at && tour.status === "waiting") facts.push(t("tournaments.starts", { time: formatDate(tour.starts_at) }));
+    // The table this player is paired at, from the tournament as read: told even if the
+    // pairing's message never reached this tab.
+    const mine = me ? tour.tables.find((x) => x.status === "playing" && x.seats.includes(me.id)) : null;
     replace(page,
       h("h1", {}, h("span", { translate: "no" }, tour.name), " ", pill(t(`tournament.status_${tour.status}`), tour.status)),
       h("p", { class: "meta" }, facts.join(" · ")),
+      mine ? tableReady(mine.table_id) : null,
       tour.winner ? h("p", { class: "winner", "data-testid": "winner" }, t("tournament.winner", { name: tour.winner })) : null,
       h("div", { class: "actions" }, buttons),
       h("div", { class: "tournament-columns" },
