@@ -58,7 +58,8 @@ ErrorKey = Literal[
     # limits, origins, outages
     "too_many_messages", "too_many_requests", "too_many_new_connections",
     "too_many_tabs", "too_many_from_address", "cross_origin", "database_unavailable",
-    "live_store_unavailable", "data_unreachable", "not_processed", "body_too_large",
+    "live_store_unavailable", "data_unreachable", "not_processed", "write_not_known",
+    "body_too_large",
     # bounded inputs and fair ratings
     "nul_refused", "rating_range_bounds", "rated_game_already",
 ]

@@ -10,6 +10,7 @@ from redis.exceptions import RedisError
 from sqlalchemy import exc
 
 from app import metrics
+from app.live.writes import WriteUnknown
 from app.words import ErrorKey, pick_language, say
 
 log = logging.getLogger(__name__)
@@ -25,9 +26,12 @@ def _unavailable(request: Request, error: Exception, what: str = "database") -> 
     metrics.count_error(error)
     log.warning("%s unavailable during %s %s: %r", what, request.method, request.url.path, error)
     key: ErrorKey = "database_unavailable" if what == "database" else "live_store_unavailable"
+    body: dict[str, object] = {"retry_ms": RETRY_MS}
+    if isinstance(error, WriteUnknown):  # PROTOCOL §2a `not_known`: read it again
+        key, body["not_known"] = "write_not_known", True
     lang = pick_language(request.headers.get("accept-language"))
     return JSONResponse(
-        {"detail": say(key, lang=lang), "retry_ms": RETRY_MS},
+        {"detail": say(key, lang=lang), **body},
         status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
         headers={"Retry-After": str(-(-RETRY_MS // 1000))},
     )

@@ -25,6 +25,8 @@ async def subscribe_table(conn: Connection, table_id: str, msg_id: Any) -> None:
         conn.send_state(snapshot, msg_id)
     finally:
         conn.release(table_id)
+    if conn.player is not None:  # at his table: its notice is done with
+        await conn.live.notices.seen(conn.player.id, table_id)
 
 
 async def unsubscribe_table(conn: Connection, table_id: str) -> None:

@@ -108,18 +108,21 @@ async def list_tables(live: LiveDep) -> list[TableInfo]:
 @router.get("/{table_id}", responses=_failures(404), response_model=None)
 async def get_table(table_id: str, live: LiveDep) -> TableInfo:
     with _refusals():
-        return await lobby.get_table(live.store, table_id)
+        return await live.feed.restoring(table_id, lambda: lobby.get_table(live.store, table_id))
 
 
 @router.get("/{table_id}/log", responses=_failures(404), response_model=None)
 async def table_log(table_id: str, live: LiveDep) -> TableLog:
     """The events of the table's current game from its start, as its sockets were sent
     them: the log of a spectator who arrives mid-game, or of a player in a new tab."""
-    with _refusals():
+    async def read() -> TableLog:
         found = await game_log(live.store, table_id)
         if found is None:
             raise ServiceError("not_found", "no_table", 404, table=table_id)
-    return found.to_dict()
+        return found.to_dict()
+
+    with _refusals():
+        return await live.feed.restoring(table_id, read)
 
 
 @router.post("/{table_id}/join", responses=_failures(401, 404, 409), response_model=None)
@@ -135,9 +138,10 @@ async def seat_player(table_id: str, player: PlayerRef, live: LiveTables,
     him or whom he blocks (403, PROTOCOL §2c)."""
     with _refusals():
         apart = await live.blocks.apart_from_all(player.id)
-        seat, _change = await lobby.join(live.store, player, table_id, seat, apart=apart)
+        seated, _change = await live.feed.restoring(table_id, lambda: lobby.join(
+            live.store, player, table_id, seat, apart=apart))
         await live.friends.tell_friends(player.id, player.name)
-    return seat
+    return seated
 
 
 @router.post("/{table_id}/leave", responses=_failures(401, 404, 409), response_model=None)

@@ -45,6 +45,7 @@ from app.api.subscriptions import (
 )
 from app.live.ratelimit import Charge, Refused
 from app.live.store import outage
+from app.live.writes import WriteUnknown
 from app.services.accounts.credentials import PlayerRef
 from app.services.play import moves
 from app.services.runtime import LiveTables
@@ -56,6 +57,9 @@ from app.words import pick_language
 log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["websocket"])
+
+# PROTOCOL §2a: how a server that stops closes its sockets (reconnect).
+CLOSE_SERVER_RESTART = 1012
 
 
 async def handle_frame(conn: Connection, text: str | None) -> bool:
@@ -78,7 +82,12 @@ async def handle_frame(conn: Connection, text: str | None) -> bool:
         conn.error("bad_request", general("bad_request", problem, conn.lang), msg_id)
         return True
     try:
-        return await dispatch(conn, message, msg_id, charge)
+        table_id = getattr(message, "table_id", None)
+        if table_id is None or isinstance(message, TableSubscribe):
+            return await dispatch(conn, message, msg_id, charge)
+        # A command on a table the store lost is done once it is back, not `not_found`.
+        return await conn.live.feed.restoring(
+            table_id, lambda: dispatch(conn, message, msg_id, charge))
     except Refused as refusal:
         metrics.rate_limited.labels("ws").inc()
         conn.rate_limited(refusal.retry_ms, msg_id)
@@ -86,6 +95,13 @@ async def handle_frame(conn: Connection, text: str | None) -> bool:
         if await within(conn, charge, msg_id):
             conn.error(error.code, words_of(error, conn.lang), msg_id,
                        RETRY_MS if error.code == "unavailable" else None)
+    except WriteUnknown as error:
+        # Sent, and not answered in time: it may be made yet (PROTOCOL §2a `not_known`);
+        # the client reads the table again rather than trusting "nothing changed".
+        metrics.count_error(error)
+        conn.live.store.note_outage(started, error)
+        conn.error("not_known", words_for("write_not_known", conn.lang), msg_id,
+                   retry_ms=RETRY_MS)
     except (RedisError, SQLAlchemyError, OSError) as error:
         # Our stores did not answer: nothing changed, and the client may try again.
         metrics.count_error(error)
@@ -129,12 +145,14 @@ async def dispatch(conn: Connection, message: Any, msg_id: Any,
         tournament = await live.tournaments.subscribe(conn, message.tournament_id)
         conn.reply({"type": "tournament.update", "tournament": tournament,
                     "changes_only": False, "players_gone": []}, msg_id)
+        await live.notices.resend(conn)
     elif isinstance(message, TournamentUnsubscribe):
         live.tournaments.unsubscribe(conn, message.tournament_id)
     elif conn.player is None:
         raise ServiceError("unauthorized", "log_in_first", 401)
     elif isinstance(message, LobbySubscribe):
         await subscribe_lobby(conn, msg_id)
+        await live.notices.resend(conn)
     elif isinstance(message, LobbyUnsubscribe):
         live.feed.lobby.discard(conn)
     elif isinstance(message, Play):
@@ -176,6 +194,7 @@ async def hello(conn: Connection, message: Hello, msg_id: Any) -> bool:
                 return False
         if conn.player is not None:
             conn.reply(_welcome(conn.player), msg_id)
+            await conn.live.notices.resend(conn)
         return True
     if await conn.sign_in(message.token) is None:
         await conn.ws.close(code=CLOSE_BAD_TOKEN, reason="invalid token")
@@ -184,6 +203,7 @@ async def hello(conn: Connection, message: Hello, msg_id: Any) -> bool:
         return False
     assert conn.player is not None
     conn.reply(_welcome(conn.player), msg_id)
+    await conn.live.notices.resend(conn)
     return True
 
 
@@ -238,15 +258,19 @@ async def gateway(websocket: WebSocket) -> None:
         return
     metrics.open_sockets.inc()
     live.notices.add(conn)
+    close_code: int | None = None
     try:
         while not conn.closed:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
+                close_code = frame.get("code")
                 break
             text = frame.get("text")
             if not await handle_frame(conn, text):
                 break
-    except (WebSocketDisconnect, RuntimeError):
+    except WebSocketDisconnect as disconnect:
+        close_code = disconnect.code
+    except RuntimeError:
         pass
     finally:
         conn.closed = True
@@ -257,6 +281,8 @@ async def gateway(websocket: WebSocket) -> None:
         await live.feed.drop(conn)
         live.notices.discard(conn)
         live.tournaments.drop(conn)
-        if conn.player is not None:
+        # A server that stops (a deploy: 1012) ends no seek; the owner reconnects at once,
+        # and the seeks' grace covers him meanwhile.
+        if conn.player is not None and close_code != CLOSE_SERVER_RESTART:
             with contextlib.suppress(RedisError, OSError):
                 await live.seeks.socket_closed(conn.player.id)

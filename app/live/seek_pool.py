@@ -37,14 +37,25 @@ class SeekBook:
         return f"{self.prefix}:seek-expiry"
 
     @property
+    def _absent(self) -> str:
+        return f"{self.prefix}:seek-absent"
+
+    @property
     def _pool_prefix(self) -> str:
         return f"{self.prefix}:seek-pool:"
 
-    async def add(self, seek: dict[str, Any], now_ms: int) -> tuple[str, list[dict[str, Any]]]:
-        """("taken", []), ("open", []) or ("matched", the seeks of the new table)."""
+    @property
+    def _matches(self) -> str:
+        return f"{self.prefix}:seek-matches"
+
+    async def add(self, seek: dict[str, Any], now_ms: int, table_id: str
+                  ) -> tuple[str, list[dict[str, Any]]]:
+        """("taken", []), ("open", []) or ("matched", the seeks of the new table), the
+        match then kept under `table_id` until `matched` is called."""
         reply = await self._add(
-            keys=[self._seeks, self._owners, self._pool_prefix + seek["pool"], self._expiry],
-            args=[orjson.dumps(seek), now_ms],
+            keys=[self._seeks, self._owners, self._pool_prefix + seek["pool"], self._expiry,
+                  self._matches],
+            args=[orjson.dumps(seek), now_ms, table_id],
         )
         kind = str(reply[0])
         return kind, [orjson.loads(text) for text in reply[1:]]
@@ -66,3 +77,30 @@ class SeekBook:
 
     async def expired(self, now_ms: int) -> list[str]:
         return [str(x) for x in await self.redis.zrangebyscore(self._expiry, "-inf", now_ms)]
+
+    async def absent(self) -> dict[str, int]:
+        """Since when (ms) each seek's owner was last found with no socket anywhere."""
+        return {str(k): int(v) for k, v in (await self.redis.hgetall(self._absent)).items()}
+
+    async def mark_absent(self, since: dict[str, int]) -> None:
+        """Owners found with no socket (the first finding stands)."""
+        for seek_id, ms in since.items():
+            await self.redis.hsetnx(self._absent, seek_id, ms)
+
+    async def clear_absent(self, seek_ids: list[str]) -> None:
+        if seek_ids:
+            await self.redis.hdel(self._absent, *seek_ids)
+
+    async def left_over(self, before_ms: int) -> dict[str, list[dict[str, Any]]]:
+        """The matches made before `before_ms` whose table is not yet made and told: table
+        id -> the seeks."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for table_id, text in (await self.redis.hgetall(self._matches)).items():
+            match = orjson.loads(text)
+            if match["at"] < before_ms:
+                out[str(table_id)] = [orjson.loads(seek) for seek in match["seeks"]]
+        return out
+
+    async def matched(self, table_id: str) -> None:
+        """The match of `table_id` is done: its table made and started, its players told."""
+        await self.redis.hdel(self._matches, table_id)

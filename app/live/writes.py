@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from redis.commands.core import AsyncScript
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.announce import Announcement
 from app.live.base import StoreBase, dumps
@@ -29,6 +30,11 @@ from app.live.ratelimit import Charge, Refused, Verdict
 from app.live.scripts import run_script
 from app.wire.bytes import change_header, write_argv
 from app.wire.messages import LobbyChange, LobbyGone, RemovedNote, TableInfo
+
+
+class WriteUnknown(RedisTimeoutError):
+    """A write whose answer did not come in time: it may have been made (a frozen Redis
+    carries it out when it wakes), so nobody may be told that nothing changed."""
 
 
 class Written(NamedTuple):
@@ -131,19 +137,22 @@ class Writes(StoreBase):
             header["retire_at"] = write.retire_at_ms
         if bucket_args:
             header["buckets"] = bucket_args
-        result = await run_script(
-            self._write, self.runner,
-            [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
-             k.rounds(table_id), k.snapshot_due, k.listeners(table_id), *bucket_keys],
-            write_argv(
-                header,
-                write.data,
-                change_header(table_id, version, writer, more, len(write.data)),
-                b"" if announcement is None else announcement.parts,
-                lobby_update(table_id, version, write.lobby_entry),
-                [dumps(rd) for rd in write.archive] if write.archive else (),
-            ),
-        )
+        try:
+            result = await run_script(
+                self._write, self.runner,
+                [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
+                 k.rounds(table_id), k.snapshot_due, k.listeners(table_id), *bucket_keys],
+                write_argv(
+                    header,
+                    write.data,
+                    change_header(table_id, version, writer, more, len(write.data)),
+                    b"" if announcement is None else announcement.parts,
+                    lobby_update(table_id, version, write.lobby_entry),
+                    [dumps(rd) for rd in write.archive] if write.archive else (),
+                ),
+            )
+        except RedisTimeoutError as error:
+            raise WriteUnknown(str(error)) from error
         if isinstance(result, list):
             if charged:
                 assert charge is not None

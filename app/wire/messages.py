@@ -262,6 +262,18 @@ class SeekMatched(_Frame):
     table_id: str
 
 
+# Why a seek ended without a table: its time was up, or its owner had no socket.
+SeekEndReason = Literal["expired", "no_socket"]
+
+
+class SeekEnded(_Frame):
+    """A seek of yours ended without a table (not by your cancel)."""
+
+    type: Literal["seek.ended"]
+    seek_id: str
+    reason: SeekEndReason
+
+
 class TournamentStanding(TypedDict):
     id: int
     name: str
@@ -373,15 +385,16 @@ class BlockUpdate(_Frame):
     blocked: list[str]
 
 
-# A message for a player, whichever tables he watches (app.services.fanout.notices).
-Notice = (SeekMatched | TournamentPairing | FriendUpdate | ChallengeNew | ChallengeUpdate
-          | BlockUpdate)
+# Those a player must be told, kept until he has acted on them (app.services.fanout.notices).
+KeptNotice = SeekMatched | SeekEnded | TournamentPairing
+# Every message for a player, whichever tables he watches.
+Notice = KeptNotice | FriendUpdate | ChallengeNew | ChallengeUpdate | BlockUpdate
 
 ServerMessage = Annotated[
     Welcome | Error | Pong | TableState | TablePresence | TableHeartbeat | TableRemoved
     | TableRematch | RematchReply | Lobby | LobbyUpdate | LobbyRemove | ChatLine
-    | SeekMatched | TournamentUpdate | TournamentPairing | FriendUpdate | ChallengeNew
-    | ChallengeUpdate | BlockUpdate,
+    | SeekMatched | SeekEnded | TournamentUpdate | TournamentPairing | FriendUpdate
+    | ChallengeNew | ChallengeUpdate | BlockUpdate,
     Field(discriminator="type"),
 ]
 

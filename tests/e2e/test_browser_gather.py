@@ -99,6 +99,17 @@ def test_a_tournament_made_and_joined_in_browsers_runs_to_its_winner(
     for tab in tabs:
         tab.page.wait_for_url(re.compile(r"#/table/"), timeout=20_000)
         expect(tab.page.locator("[data-testid=hand] .hand-tile")).to_have_count(7)
+    # the tournament page, read again, says where his table is
+    phone = tabs[1].page
+    table_url = phone.url
+    phone.goto(tournament_url)
+    ready = phone.locator("[data-testid=table-ready] a")
+    expect(ready).to_be_visible()
+    assert table_url.endswith(ready.get_attribute("href") or "-")
+    shot(phone, "tournament-table-ready-phone")
+    ready.click()
+    phone.wait_for_url(table_url)
+    expect(phone.locator("[data-testid=hand] .hand-tile")).to_have_count(7)
 
     def move(tab: Tab) -> bool:
         return take_turn(tab.page)

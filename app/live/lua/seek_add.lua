@@ -1,10 +1,10 @@
 -- Adds a seek and takes the seeks it completes a table with, if any.
 -- KEYS: the seeks hash (id -> JSON), the owners hash (player id -> seek id), the pool's set,
--- the expiry sorted set (id -> ms).
--- ARGV: the new seek's JSON, now ms.
+-- the expiry sorted set (id -> ms), the matches hash (table id -> the match).
+-- ARGV: the new seek's JSON, now ms, the id of the table a match makes.
 -- Returns {"taken"} when the player has an open seek already, {"open"} when the seek now
 -- waits, or {"matched", JSON...} with every seek of the new table (the new one first), all
--- of them gone from the store.
+-- of them gone from the store and kept as the match until its table is made and told.
 local seek = cjson.decode(ARGV[1])
 local now = tonumber(ARGV[2])
 local owner = tostring(seek.player.id)
@@ -68,6 +68,9 @@ for i = 2, #chosen do
   redis.call('SREM', KEYS[3], c.id)
   redis.call('ZREM', KEYS[4], c.id)
 end
+-- The match is kept until its table is made and its players told: whoever finds it left
+-- over finishes it (app/services/gathering/seeks.py).
+redis.call('HSET', KEYS[5], ARGV[3], cjson.encode({at = now, seeks = texts}))
 local out = {'matched'}
 for _, text in ipairs(texts) do table.insert(out, text) end
 return out

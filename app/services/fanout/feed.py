@@ -27,13 +27,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, TypeVar
 
 from redis.exceptions import RedisError
 
 from app.engine import Game
 from app.live.hub import Hub, Message
 from app.live.store import Announced, LiveStore
+from app.services.errors import ServiceError
 from app.services.fanout.presence import PRESENCE_REFRESH_SECONDS, Presence
 from app.services.fanout.snapshot import _UNPARSED, Snapshot, load_snapshot
 from app.services.fanout.watch import Subscriber, Watch
@@ -45,6 +46,8 @@ from app.wire.notes import LobbyNoteIn
 __all__ = ["PRESENCE_REFRESH_SECONDS", "Feed", "Snapshot", "Subscriber"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # PROTOCOL §2a: at least every 15 s on a socket with table subscriptions.
 HEARTBEAT_SECONDS = 10.0
@@ -135,6 +138,12 @@ class Feed:
         except BaseException:
             await self.unsubscribe_table(sub, table_id)
             raise
+        if snapshot is None and self.recover is not None:
+            try:  # lost by the store, perhaps: then it is put back first (one way for all)
+                snapshot = await self._restored(table_id)
+            except BaseException:
+                await self.unsubscribe_table(sub, table_id)
+                raise
         if snapshot is None:
             await self.unsubscribe_table(sub, table_id)
             return None
@@ -305,11 +314,24 @@ class Feed:
         and written, or it was never copied. A table lost again meanwhile is tried again."""
         assert self.recover is not None
         for _ in range(RESTORE_ATTEMPTS):
-            await self.recover(table_id)
+            put_back = await self.recover(table_id)
             snapshot = await load_snapshot(self.store, table_id)
-            if snapshot is not None:
+            if snapshot is not None or not put_back:
                 return snapshot
         return None
+
+    async def restoring(self, table_id: str, work: Callable[[], Awaitable[T]]) -> T:
+        """`work` (a read or a command of the table); when it finds no such table and the
+        table was only lost by the store, it is put back and `work` done again: a table
+        being restored is never `not_found` (the one way for reads, subscriptions and
+        commands; `subscribe_table` and `resync` restore first by themselves)."""
+        try:
+            return await work()
+        except ServiceError as error:
+            if error.code != "not_found" or error.params.get("table") != table_id \
+                    or self.recover is None or await self._restored(table_id) is None:
+                raise
+        return await work()
 
     def _on_lobby(self, message: LobbyNoteIn | Resubscribed) -> None:
         if message["kind"] == "resubscribed":

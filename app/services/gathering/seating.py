@@ -67,3 +67,9 @@ async def seat_and_start(
     logs.game_id.set(change.table.game_id)
     log.info("game started: %s, %d players seated by the server", terms.variant, len(players))
     return table.id
+
+
+async def start_seated(store: LiveStore, table_id: str) -> None:
+    """Start a table made with every seat taken whose maker stopped before starting it
+    (nothing to do once it has started): a full table never waits forever."""
+    await transact(store, table_id, seated_start(Deal.fresh()))

@@ -4,7 +4,10 @@ exist the server seats them at a new table and starts it.
 Compatible: the same variant, seats, options (with their defaults), clock and rated, and
 each player inside every other's `rating_range` by the variant's skill rating. The match
 itself is one script in the store (app/live/seek_pool.py). A seek lives `seek_seconds` (10
-minutes) at most and ends with its owner's last socket.
+minutes) at most and ends with its owner's last socket, unless that socket was closed by a
+server that stops (a deploy's 1012: he reconnects at once, to another process); an owner
+with no socket anywhere for `NO_SOCKET_GRACE_MS` loses it too. A seek that ends other than
+by its owner's cancel or a match is told to him (`seek.ended`).
 """
 
 from __future__ import annotations
@@ -29,19 +32,23 @@ from app.live.seek_pool import SeekBook
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.fanout.notices import PlayerNotices
-from app.services.gathering.seating import seat_and_start
+from app.services.gathering.seating import seat_and_start, start_seated
 from app.services.tables.caps import SOCKETS, PlayerCaps, RatedGameAlready
-from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, Terms
+from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, TableExists, Terms
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, now_ms
 from app.wire.answers import SeekInfo, SeekOpened
+from app.wire.messages import SeekEndReason
 
 log = logging.getLogger(__name__)
 
-# A seek whose owner has no socket anywhere is dropped by the sweep after this long (the
-# socket may be on its way: a seek is often made just before the page's socket opens).
+# A seek whose owner has had no socket anywhere this long is dropped by the sweep (the
+# socket may be on its way: a seek is often made just before the page's socket opens, and
+# a deploy's reconnect takes a moment).
 NO_SOCKET_GRACE_MS = 30_000
 SWEEP_SECONDS = 1.0
+# A match not done this long after its seeks were taken is finished by any process's sweep.
+MATCH_GRACE_MS = 3_000
 # No rating range: anyone.
 ANY_RATING = (-1e9, 1e9)
 # What a range's ends may be (the skill ratings a player can have lie well inside).
@@ -137,42 +144,62 @@ class Seeks:
         if ask.rated:
             await self.caps.rated.check(player.id)
         await self.caps.admit_seek(player.id, seek["id"], seek["expires_at"])
-        kind, matched = await self.book.add(seek, now)
+        table_id = secrets.token_hex(8)  # the table a match would make
+        kind, matched = await self.book.add(seek, now, table_id)
         if kind == "taken":
             await self.caps.seek_ended(player.id, seek["id"])
             raise ServiceError("bad_request", "seek_open_already", 409)
         out: SeekOpened = {**public_seek(seek)}
         if kind == "matched":
-            table_id = await self._start(matched, seek["id"])
-            if table_id is not None:
-                out["table_id"] = table_id
+            started = await self._start(table_id, matched, seek["id"])
+            if started is not None:
+                out["table_id"] = started
         return out
 
-    async def _start(self, matched: list[dict[str, Any]], opened: str) -> str | None:
-        """Seat the matched seeks' players (the oldest seek first) and tell them; the new
-        table's id. A player found at another rated table meanwhile loses his seek and the
-        others go back to the pool (None: the seek `opened` waits again; refused if it was
-        the player's who sits elsewhere)."""
+    async def _start(self, table_id: str, matched: list[dict[str, Any]],
+                     opened: str | None = None) -> str | None:
+        """Seat the matched seeks' players (the oldest seek first) and tell them: the match
+        kept in the store is done then; the table's id. A match left over by a process that
+        stopped midway is done the same way by the sweep (`finish_left_over`). A player
+        found at another rated table meanwhile loses his seek and the others go back to the
+        pool (None: the seek `opened` waits again; refused if it was the player's who sits
+        elsewhere)."""
         for seek in matched:
             await self.caps.seek_ended(seek["player"]["id"], seek["id"])
         matched = sorted(matched, key=lambda s: s["created_at"])
         first = matched[0]
         try:
-            table_id = await seat_and_start(
+            await seat_and_start(
                 self.store, [Person.from_dict(s["player"]) for s in matched],
                 Terms(first["variant"], len(matched), first["options"], first["turn_seconds"],
                       first["rated"], round_pause_seconds=DEFAULT_ROUND_PAUSE),
+                table_id=table_id,
             )
+        except TableExists:  # made by the one that began the match: perhaps not started
+            await start_seated(self.store, table_id)
         except RatedGameAlready as busy:
+            await self.book.matched(table_id)  # no table: the kept match is done with
             return await self._again(matched, busy, opened)
         for seek in matched:
             await self.notices.tell([seek["player"]["id"]], {
                 "type": "seek.matched", "seek_id": seek["id"], "table_id": table_id})
+        await self.book.matched(table_id)
         log.info("seeks matched at table %s", table_id)
         return table_id
 
+    async def finish_left_over(self, now: int) -> None:
+        """Finish the matches a process began and did not finish in time (it died or
+        stalled after taking the seeks): their table is made or started, and told."""
+        for table_id, matched in (await self.book.left_over(now - MATCH_GRACE_MS)).items():
+            log.warning("finishing the seek match of table %s left over", table_id)
+            try:
+                await self._start(table_id, matched)
+            except ServiceError as error:  # it cannot be made: never tried again
+                log.warning("the seek match of table %s was dropped: %s", table_id, error)
+                await self.book.matched(table_id)
+
     async def _again(self, matched: list[dict[str, Any]], busy: RatedGameAlready,
-                     opened: str) -> str | None:
+                     opened: str | None) -> str | None:
         """Back to the pool with the seeks of a match one of whose players sits at another
         rated table, but his."""
         table_id = None
@@ -182,9 +209,10 @@ class Seeks:
                     raise busy
                 continue
             await self.caps.admit_seek(seek["player"]["id"], seek["id"], seek["expires_at"])
-            kind, again = await self.book.add(seek, now_ms())
+            table = secrets.token_hex(8)
+            kind, again = await self.book.add(seek, now_ms(), table)
             if kind == "matched":
-                started = await self._start(again, opened)
+                started = await self._start(table, again, opened)
                 table_id = table_id or (started if seek["id"] == opened else None)
         return table_id
 
@@ -203,20 +231,40 @@ class Seeks:
         """A socket of `player_id` closed: his seek ends with his last one."""
         seek_id = await self.book.of_player(player_id)
         if seek_id is not None and not await self.caps.caps.held(SOCKETS, player_id, now_ms()):
-            await self.book.remove(seek_id, owner=player_id)
-            await self.caps.seek_ended(player_id, seek_id)
+            removed = await self.book.remove(seek_id, owner=player_id)
+            await self._end(removed, "no_socket")
+
+    async def _end(self, seek: dict[str, Any] | None, reason: SeekEndReason) -> None:
+        """A seek that ended: its place among its owner's freed, and he is told (None: it
+        was gone already)."""
+        if seek is not None:
+            await self.caps.seek_ended(seek["player"]["id"], seek["id"])
+            await self.notices.tell([seek["player"]["id"]], {
+                "type": "seek.ended", "seek_id": seek["id"], "reason": reason})
 
     async def sweep(self) -> None:
-        """Drop the seeks whose time is up, and those whose owner has had no socket for a
-        while (his process died without closing them)."""
+        """Drop the seeks whose time is up, and those whose owner has had no socket for
+        `NO_SOCKET_GRACE_MS` (his process died, or he did not come back after a deploy)."""
         now = now_ms()
+        await self.finish_left_over(now)
         for seek_id in await self.book.expired(now):
-            await self.book.remove(seek_id)
-        for seek in await self.book.all():
-            if now - seek["created_at"] > NO_SOCKET_GRACE_MS and not await self.caps.caps.held(
-                    SOCKETS, seek["player"]["id"], now):
-                await self.book.remove(seek["id"])
-                await self.caps.seek_ended(seek["player"]["id"], seek["id"])
+            await self._end(await self.book.remove(seek_id), "expired")
+        seeks = await self.book.all()
+        absent = await self.book.absent()
+        open_ids = {s["id"] for s in seeks}
+        back = [seek_id for seek_id in absent if seek_id not in open_ids]
+        missing: dict[str, int] = {}
+        for seek in seeks:
+            if await self.caps.caps.held(SOCKETS, seek["player"]["id"], now):
+                if seek["id"] in absent:
+                    back.append(seek["id"])
+            elif seek["id"] not in absent:
+                missing[seek["id"]] = now
+            elif now - absent[seek["id"]] > NO_SOCKET_GRACE_MS:
+                await self._end(await self.book.remove(seek["id"]), "no_socket")
+                back.append(seek["id"])
+        await self.book.mark_absent(missing)
+        await self.book.clear_absent(back)
 
     def start(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep(), name="seek-sweeper")

@@ -34,7 +34,7 @@ from app.live.tasks import stop_task
 from app.services.durable.recovery import Recovery
 from app.services.fanout.notices import PlayerNotices
 from app.services.fanout.tournament_feed import TournamentFeed
-from app.services.gathering.seating import seat_and_start
+from app.services.gathering.seating import seat_and_start, start_seated
 from app.services.gathering.tournaments import describe_in, epoch_ms
 from app.services.gathering.tournaments import start as start_tournament
 from app.services.tables.caps import RatedGameAlready, RatedSeats
@@ -157,6 +157,12 @@ class Director:
             if row is None or row.status != "running":
                 return False
             playing = await tournaments.tables(session, tournament_id, playing=True)
+        # A pairing is a step: tables made, started, players told. Whoever directs now
+        # finishes any step its maker did not (it died or stalled in between).
+        untold = await self.notices.untold([t.table_id for t in playing])
+        for table in playing:
+            if table.table_id in untold:
+                await self._finish_pairing(row, table)
         for table in playing:
             points = await self._outcome(row, table)
             if points is not None:
@@ -305,17 +311,33 @@ class Director:
         except TableExists:
             # Made already, by another director: one that found the table's row before its
             # maker had written it took it for lost and made it too. The store's write at
-            # version 0 let one of them through; that one seats the players and tells them.
+            # version 0 let one of them through; the step is finished all the same.
             log.info("tournament table %s was made by another director", table_id)
-            return
+            await start_seated(self.store, table_id)
         except RatedGameAlready as busy:
             # Seated at another rated table since he was paired: this one is made when
             # that game is over (its row has no live table: made again at a later tick).
             log.info("tournament table %s waits: player %d plays a rated game elsewhere",
                      table_id, busy.player_id)
             return
+        await self._tell_pairing(row, table_id, seats)
+
+    async def _tell_pairing(self, row: Tournament, table_id: str, seats: list[int]) -> None:
         await self.notices.tell(seats, {"type": "tournament.pairing", "tournament_id": row.id,
-                                        "table_id": table_id})
+                                        "table_id": table_id}, step=table_id)
+
+    async def _finish_pairing(self, row: Tournament, table: TournamentTable) -> None:
+        """The rest of a pairing step its maker left undone: a table written but not
+        started is started, and its players are told (a table never written is made again
+        by `_outcome`)."""
+        current = await load(self.store, table.table_id)
+        if current is None or current.status == "finished":
+            return  # to be made again, or over: nobody is to go there now
+        if current.status == "waiting":
+            log.warning("tournament table %s was made but not started; starting it",
+                        table.table_id)
+            await start_seated(self.store, table.table_id)
+        await self._tell_pairing(row, table.table_id, table.seats)
 
     async def _finish(self, tournament_id: str) -> bool:
         async with self.db.writing() as session:

@@ -26,6 +26,9 @@ export function startGathering() {
     window.dispatchEvent(new CustomEvent("domino:seek-matched", { detail: msg }));
     goToTable(msg.table_id);
   });
+  socket.on("seek.ended", (msg) => {
+    window.dispatchEvent(new CustomEvent("domino:seek-ended", { detail: msg }));
+  });
   socket.on("tournament.pairing", (msg) => {
     sessionStorage.setItem(KEY + msg.table_id, msg.tournament_id);
     goToTable(msg.table_id);

@@ -10,6 +10,8 @@ import { lang } from "./i18n.js";
 const RETRIED = new Set(["hello", "lobby.subscribe", "table.subscribe", "play", "resign", "chat", "rematch"]);
 const MAX_TRIES = 8;
 const MAX_TRACKED = 200;
+// How long after a `not_found` a table is asked for again before it is shown as gone.
+const NOT_FOUND_RECHECK_MS = 1000;
 
 class Socket {
   constructor() {
@@ -79,7 +81,14 @@ class Socket {
       }
       if (msg.id !== undefined && this.pending.has(msg.id)) {
         if (msg.type === "error" && msg.code === "unavailable" && this.tryAgain(msg)) return;
+        if (msg.type === "error" && msg.code === "not_found" && this.askAgain(msg)) return;
+        const entry = this.pending.get(msg.id);
         this.pending.delete(msg.id);
+        if (msg.type === "error" && msg.code === "not_known" && entry.msg.table_id) {
+          // The command may have been carried out: the table, read again, says whether.
+          this.transmit(this.ws, { type: "table.subscribe", table_id: entry.msg.table_id, id: `sub:${entry.msg.table_id}` });
+          return;
+        }
       }
       if (msg.type === "table.removed" && this.recheck(msg)) return;
       if (msg.id !== undefined && this.rechecks.has(msg.id)) {
@@ -130,6 +139,22 @@ class Socket {
     const id = `r${++this.ids}`;
     this.rechecks.set(id, removed);
     this.transmit(this.ws, { type: "table.subscribe", table_id: removed.table_id, id });
+    return true;
+  }
+
+  /**
+   * A table not found is asked for once more, a moment later, before anyone is told: one
+   * the server was putting back from its copy is there by then. True while it is asked.
+   */
+  askAgain(error) {
+    const entry = this.pending.get(error.id);
+    if (!entry || entry.msg.type !== "table.subscribe" || entry.askedAgain) return false;
+    entry.askedAgain = true;
+    setTimeout(() => {
+      if (this.pending.get(error.id) !== entry) return;
+      if (entry.ws === this.ws && this.connected) entry.ws.send(JSON.stringify(entry.msg));
+      else this.pending.delete(error.id);
+    }, NOT_FOUND_RECHECK_MS);
     return true;
   }
 

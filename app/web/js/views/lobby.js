@@ -10,6 +10,7 @@ import { loadVariants } from "../variants.js";
 import { optionLabel, optionValueWord, optionWords, playerName, variantName } from "../words.js";
 import { openSeeksList, playNowBox } from "./seeks.js";
 import { playComputerBox } from "./solo.js";
+import { tableReady } from "./tournament.js";
 
 function mySeat(table) {
   const me = auth.player;
@@ -242,6 +243,12 @@ export function renderLobby(root) {
       tables.delete(msg.table_id);
       redraw();
     }));
+    // A table the server says is ready for this player (its notices are sent again with
+    // the lobby): shown until he goes there.
+    const ready = h("div", { class: "lobby-ready" });
+    root.querySelector(".lobby-tables").prepend(ready);
+    const onReady = (msg) => replace(ready, tableReady(msg.table_id));
+    offs.push(socket.on("seek.matched", onReady), socket.on("tournament.pairing", onReady));
     offs.push(socket.onOpen(() => socket.send({ type: "lobby.subscribe" })));
   } else {
     // Spectators may not subscribe to the lobby; refresh it now and then instead.

@@ -51,6 +51,13 @@ export function playNowBox(variants, myRating) {
   });
   const onMatched = () => setWaiting(null);
   window.addEventListener("domino:seek-matched", onMatched);
+  // Its time was up, or the server found no socket of ours for long: it is gone.
+  const onEnded = (ev) => {
+    if (!open || ev.detail.seek_id !== open.id) return;
+    setWaiting(null);
+    toast(t("notices.seek_ended"), "info");
+  };
+  window.addEventListener("domino:seek-ended", onEnded);
 
   replace(fields,
     h("div", { class: "form-row" }, h("label", {}, t("create.game"), variant), h("label", {}, t("create.seats"), seats)),
@@ -80,7 +87,11 @@ export function playNowBox(variants, myRating) {
       submit.disabled = false;
     }
   });
-  return { node: form, stop: () => window.removeEventListener("domino:seek-matched", onMatched) };
+  const stop = () => {
+    window.removeEventListener("domino:seek-matched", onMatched);
+    window.removeEventListener("domino:seek-ended", onEnded);
+  };
+  return { node: form, stop };
 }
 
 /** The open seeks, refreshed every few seconds while the lobby is shown. */

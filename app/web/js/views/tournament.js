@@ -33,6 +33,12 @@ export function merged(tour, update) {
   };
 }
 
+/** "Your table is ready", with the way to it. */
+export function tableReady(tableId) {
+  return h("p", { class: "table-ready", role: "status", "data-testid": "table-ready" },
+    `${t("notices.table_ready")} · `, h("a", { href: `#/table/${encodeURIComponent(tableId)}` }, t("notices.go")));
+}
+
 const replayLink = (gameId, label) => gameId
   ? h("a", { href: `#/replay/${encodeURIComponent(gameId)}`, translate: "no" }, label)
   : h("span", { translate: "no" }, label);
@@ -140,6 +146,9 @@ export function renderTournament(root, tournamentId) {
     const inIt = me && !me.withdrawn;
     const over = tour.status === "finished" || tour.status === "cancelled";
     const mine = auth.player && tour.creator === auth.player.name;
+    // The table this player is paired at, from the tournament as read: told even if the
+    // pairing's message never reached this tab.
+    const myTable = me ? tour.tables.find((x) => x.status === "playing" && x.seats.includes(me.id)) : null;
     const buttons = [];
     if (auth.signedIn && !over) {
       if (!inIt && (tour.status === "waiting" || tour.format === "arena")) {
@@ -166,6 +175,7 @@ export function renderTournament(root, tournamentId) {
     replace(page,
       h("h1", {}, h("span", { translate: "no" }, tour.name), " ", pill(t(`tournament.status_${tour.status}`), tour.status)),
       h("p", { class: "meta" }, facts.join(" · ")),
+      myTable ? tableReady(myTable.table_id) : null,
       tour.status === "cancelled" && tour.cancel_reason
         ? h("p", { class: "notice", "data-testid": "cancelled" }, t(`tournament.cancelled_${tour.cancel_reason}`)) : null,
       tour.winner ? h("p", { class: "winner", "data-testid": "winner" }, t("tournament.winner", { name: tour.winner })) : null,

@@ -1,0 +1,85 @@
+"""The tournament's director stopped (SIGSTOP) in the middle of a round's pairing, once its
+first table is in the store and before it has told every player: the other process takes
+the lease over and finishes the step, so every player is told and reaches a running table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from pathlib import Path
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from tests.e2e.client import Player, register
+from tests.faults.games import fault_env
+from tests.servers import Server, run_server
+
+pytestmark = pytest.mark.timeout(300)
+
+PLAYERS = 16
+
+
+def process_id(server: Server) -> str:
+    found = re.search(r"ready \(process (\w+)\)", server.output())
+    assert found, server.output()[-2000:]
+    return found.group(1)
+
+
+async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    env = fault_env(pg_url, redis_url)
+    prefix = env["DOMINO_REDIS_PREFIX"]
+    store = aioredis.from_url(redis_url)
+    with run_server(env, log_dir=tmp_path) as first, run_server(env, log_dir=tmp_path) as second:
+        servers = {process_id(s): s for s in (first, second)}
+        stopped: Server | None = None
+        try:
+            async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
+                accounts = [await register(http) for _ in range(PLAYERS)]
+                made = await http.post("/api/tournaments", headers=accounts[0].headers, json={
+                    "name": "Stopped", "variant": "classic", "seats": 2, "format": "swiss",
+                    "rounds": 1, "turn_seconds": 60, "round_pause_seconds": 0,
+                    "rated": False})
+                assert made.status_code == 201, made.text
+                tournament_id = made.json()["id"]
+                for account in accounts:
+                    assert (await http.post(f"/api/tournaments/{tournament_id}/join",
+                                            headers=account.headers)).status_code == 200
+                holder = servers[(await store.get(f"{prefix}:lease:tournaments")).decode()]
+                survivor = second if holder is first else first
+                sockets = [await Player(survivor.ws_url, a).connect() for a in accounts]
+                started = await http.post(f"/api/tournaments/{tournament_id}/start",
+                                          headers=accounts[0].headers)
+                assert started.status_code == 200, started.text
+                # The first table of the round is written: the director is stopped there.
+                for _ in range(20_000):
+                    if [k async for k in store.scan_iter(f"{prefix}:table:*", count=1000)]:
+                        break
+                    await asyncio.sleep(0.001)
+                holder.process.send_signal(signal.SIGSTOP)
+                stopped = holder
+                # Every player is told (by the director that takes over) and his table runs.
+                for p in sockets:
+                    note = await p.expect(lambda m: m["type"] == "tournament.pairing",
+                                          timeout=40)
+                    assert note["tournament_id"] == tournament_id
+                    state = await p.request({"type": "table.subscribe",
+                                             "table_id": note["table_id"]})
+                    assert state["type"] == "table.state", state
+                    for _ in range(200):
+                        if (p.latest(note["table_id"]) or {}).get("view", {}).get(
+                                "status") == "playing":
+                            break
+                        await asyncio.sleep(0.1)
+                    assert p.latest(note["table_id"])["view"]["status"] == "playing"  # type: ignore[index]
+                for p in sockets:
+                    await p.close()
+        finally:
+            if stopped is not None:
+                stopped.process.send_signal(signal.SIGCONT)
+            await store.aclose()
