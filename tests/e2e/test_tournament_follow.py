@@ -10,7 +10,14 @@ import time
 import httpx
 
 from tests.e2e.client import Player, register
-from tests.e2e.test_tournaments import _accounts, _classic_swiss, _pair, fold_updates, pair_env
+from tests.e2e.test_tournaments import (
+    _accounts,
+    _classic_swiss,
+    _pair,
+    _wait_finished,
+    fold_updates,
+    pair_env,
+)
 
 __all__ = ["pair_env"]
 
@@ -157,3 +164,49 @@ async def test_a_player_has_at_most_three_open_tournaments_and_the_list_pages(
             assert seen == waiting[::-1]
             for bad in ("limit=0", "limit=101", "offset=-1", "limit=x"):
                 assert (await http.get(f"/api/tournaments?{bad}")).status_code == 422, bad
+
+
+async def _resign_each_pairing(player: Player, tournament_id: str) -> None:
+    """Every table this player is paired at: he resigns there at once (his opponent may
+    have resigned first)."""
+    handled = -1
+    while True:
+        handled = await player.expect_index(
+            lambda m: m["type"] == "tournament.pairing" and m["tournament_id"] == tournament_id,
+            after=handled, timeout=600)
+        table_id = player.frames[handled]["table_id"]
+        await player.request({"type": "table.subscribe", "table_id": table_id})
+        await player.request({"type": "resign", "table_id": table_id})
+
+
+async def test_an_arena_never_seats_two_players_who_block_each_other(
+    pair_env: tuple,
+) -> None:
+    """PROTOCOL §2c: a block keeps two players apart in an arena's seating, on whichever
+    process its director runs; the one kept out waits for another opponent."""
+    with _pair(*pair_env) as servers:
+        accounts, sockets = await _accounts(servers, 3)
+        blocker, blocked, other = accounts
+        async with httpx.AsyncClient(base_url=servers[1].url, timeout=30) as http:
+            done = await http.post(f"/api/blocks/{blocked.name}", headers=blocker.headers)
+            assert done.status_code in (200, 201, 204), done.text
+        async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
+            made = await http.post("/api/tournaments", headers=other.headers, json={
+                "name": "Apart", "variant": "classic", "seats": 2, "format": "arena",
+                "minutes": 5, "turn_seconds": 60, "round_pause_seconds": 0, "rated": False})
+            assert made.status_code == 201, made.text
+            tournament_id = made.json()["id"]
+            for account in accounts:
+                assert (await http.post(f"/api/tournaments/{tournament_id}/join",
+                                        headers=account.headers)).status_code == 200
+            assert (await http.post(f"/api/tournaments/{tournament_id}/start",
+                                    headers=other.headers)).status_code == 200
+            tasks = [asyncio.create_task(_resign_each_pairing(p, tournament_id))
+                     for p in sockets]
+            body = await _wait_finished(http, tournament_id, tasks, limit=120)
+        seated = [set(t["seats"]) for t in body["tables"]]
+        assert len(seated) >= 3, seated  # games were played all along ...
+        assert {blocker.id, blocked.id} not in seated  # ... never by these two together
+        assert all(other.id in s for s in seated)
+        for p in sockets:
+            await p.close()
