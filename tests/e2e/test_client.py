@@ -153,12 +153,14 @@ def test_every_language_has_every_key_and_the_browser_language_is_chosen(
     page.goto(f"{server.url}/#/signin")
     expect(page.locator("h1")).to_have_text("Добро пожаловать")
     assert untranslated(page, set()) == []
-    # The page imported the catalogue's JSON files, every word of every language (that
-    # the languages agree is tests/test_words.py's to check).
-    loaded = page.evaluate(
-        "async () => (await import('/js/i18n.js')).CATALOGUE"
-    )
-    assert loaded == CATALOGUES
+    # The page loaded the reader's catalogue and no other (every catalogue has every key:
+    # tests/test_words.py), and its words are the catalogue's.
+    catalogues = page.evaluate(
+        "performance.getEntriesByType('resource').map(e => e.name)"
+        ".filter(n => n.includes('/lang/'))")
+    assert catalogues and all("/lang/ru" in n for n in catalogues), catalogues
+    assert page.evaluate("async () => (await import('/js/i18n.js')).t('nav.lobby')") == \
+        CATALOGUES["ru"]["nav.lobby"]
 
     fa = browser.new_context(locale="fa-IR", viewport=PHONE)
     farsi = fa.new_page()
@@ -214,7 +216,7 @@ def test_a_russian_and_a_persian_player_see_no_english_and_numbers_in_their_digi
     expect(ru.page.locator(".table-card")).not_to_have_count(0)
     # Other tables are seated by other tests' players, and more arrive while the page is
     # read: their names are marked as names (translate="no"), which the check leaves out.
-    expect(ru.page.locator(".seat-list li.taken").first).to_have_attribute("translate", "no")
+    expect(ru.page.locator(".seat-list li.taken bdi").first).to_have_attribute("translate", "no")
     assert untranslated(ru.page, set(names)) == []
     ru.page.goto(f"{server.url}/#/leaderboard/goat")
     expect(ru.page.locator("h1")).to_contain_text("Рейтинг")

@@ -65,7 +65,7 @@ async def test_friends_ask_accept_see_each_other_online_and_at_a_public_table_on
 
     # a private table is never shown as the friend's table
     made = await b.http.post("/api/tables", headers=olya.headers, json={
-        "variant": "goat", "seats": 2, "private": True})
+        "variant": "goat", "seats": 2, "private": True, "rated": False})
     assert made.status_code == 201
     friends = (await a.http.get("/api/friends", headers=masha.headers)).json()
     assert friends["friends"][0]["table_id"] is None
@@ -134,12 +134,13 @@ async def test_a_block_ends_the_friendship_and_refuses_requests_challenges_and_j
                           json={"to": x.name, "variant": "goat"}),
     ):
         assert refused.status_code == 403, refused.text
-    table = await create_table(a.http, x, seats=2)
+    # (casual tables: one rated table at a time would refuse these first, PROTOCOL §2g)
+    table = await create_table(a.http, x, seats=2, rated=False)
     joined = await b.http.post(f"/api/tables/{table['id']}/join", headers=y.headers, json={})
     assert joined.status_code == 403
     assert (await a.http.get(f"/api/tables/{table['id']}")).json()["seats"][1]["player"] is None
     # nor can X join Y's
-    own = await create_table(b.http, y, seats=2)
+    own = await create_table(b.http, y, seats=2, rated=False)
     assert (await a.http.post(f"/api/tables/{own['id']}/join", headers=x.headers,
                               json={})).status_code == 403
     # X cannot challenge or befriend Y either while he blocks him

@@ -178,7 +178,12 @@ export function reviewPanel(gameId, steps, names, go, wanted) {
   }
 
   // Asking is idempotent: a review already asked for (or done) is answered as it stands.
-  load(Boolean(wanted) && auth.signedIn);
+  // Asked for here, or offered with a button: a review nobody asked for is a 404, which a
+  // page that only shows the replay does not provoke (POST is idempotent: it answers with
+  // the review as it stands, done already or not).
+  if (wanted && auth.signedIn) load(true);
+  else if (auth.signedIn) replace(panel, h("button", { type: "button", class: "button", "data-testid": "ask-review", onclick: () => load(true) }, t("review.ask")));
+  else replace(panel, h("h2", {}, t("review.title")), h("p", { class: "muted" }, t("review.sign_in")));
   return {
     panel,
     /** The replay is at step i: the best move to draw on the board, if another. */
