@@ -64,13 +64,14 @@ async def test_upgrade_from_empty_matches_the_models_and_downgrades_back(databas
 
 
 async def test_the_migrations_are_one_chain_with_the_tournaments_last(database_url: str):
-    """One head: the tournaments (0006, and their live store, 0007) come after the rules mark
-    (0005), and go down to it leaving everything before them in place."""
+    """One head: the tournaments (0006, their live store, 0007, and their tables' reserve,
+    0011) come after the rules mark (0005), and go down to it leaving everything before
+    them in place."""
     scripts = ScriptDirectory.from_config(alembic_config())
-    assert scripts.get_heads() == ["0007_tournament_store"]
+    assert scripts.get_heads() == ["0011_clock"]
     assert [s.revision for s in scripts.walk_revisions()] == [
-        "0007_tournament_store", "0006_tournaments", "0005_rules_mark", "0004_snapshot_rounds",
-        "0003_sessions", "0002_live_snapshots", "0001"]
+        "0011_clock", "0007_tournament_store", "0006_tournaments", "0005_rules_mark",
+        "0004_snapshot_rounds", "0003_sessions", "0002_live_snapshots", "0001"]
     await migrate(database_url, "0005_rules_mark")
     assert await _tables(database_url) == BEFORE_TOURNAMENTS | {"alembic_version"}
     await migrate(database_url)
