@@ -33,7 +33,7 @@ ErrorKey = Literal[
     "no_table", "table_changed", "table_busy", "table_changed_while_made",
     "table_not_created", "game_started", "table_full", "no_seat", "seat_taken",
     "seated_already", "not_seated_here", "too_many_waiting", "takeover_casual_only",
-    "rematch_after_game",
+    "no_seat_to_reclaim", "rematch_after_game",
     # play
     "game_is_over", "stale_seq", "others_turn", "next_round_in", "clocks_restarting",
     "time_ran_out", "nothing_to_resign", "no_game_in_progress", "chat_empty",

@@ -74,6 +74,13 @@ class Resign(_Message):
     table_id: TableId
 
 
+class SeatReclaim(_Message):
+    """PROTOCOL §2g: take back, at your next turn, the seat a computer player holds for you."""
+
+    type: Literal["seat.reclaim"]
+    table_id: TableId
+
+
 class TournamentSubscribe(_Message):
     type: Literal["tournament.subscribe"]
     tournament_id: TableId
@@ -99,6 +106,7 @@ ClientMessage = Annotated[
     | TableUnsubscribe
     | Play
     | Resign
+    | SeatReclaim
     | Rematch
     | Chat
     | TournamentSubscribe

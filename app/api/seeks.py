@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Response, status
 from pydantic import BaseModel, Field
@@ -12,6 +12,7 @@ from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
 from app.services.gathering.seeks import SeekRequest
+from app.services.tables.lobby import DEFAULT_RESERVE, MAX_RESERVE
 from app.services.tables.transact import ServiceError
 from app.wire.answers import SeekInfo, SeekOpened
 
@@ -25,6 +26,9 @@ class SeekCreate(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     turn_seconds: int = Field(30, ge=5, le=300)
     rated: bool = True
+    # PROTOCOL §2g, as at a table
+    reserve_seconds: int = Field(DEFAULT_RESERVE, ge=0, le=MAX_RESERVE)
+    on_timeout: Literal["end", "computer"] | None = None
     # [lo, hi] of the variant's skill rating
     rating_range: list[int | float] | None = Field(None, min_length=2, max_length=2)
 
@@ -34,7 +38,8 @@ class SeekCreate(BaseModel):
 async def open_seek(body: SeekCreate, player: LimitedPlayer, live: LiveDep) -> SeekOpened:
     span = None if body.rating_range is None else \
         (float(body.rating_range[0]), float(body.rating_range[1]))
-    ask = SeekRequest(body.variant, body.seats, body.options, body.turn_seconds, body.rated, span)
+    ask = SeekRequest(body.variant, body.seats, body.options, body.turn_seconds, body.rated, span,
+                      body.reserve_seconds, body.on_timeout)
     try:
         return await live.seeks.open(player, ask)
     except ServiceError as error:

@@ -41,8 +41,10 @@ class TableCreate(BaseModel):
     turn_seconds: int = Field(30, ge=5, le=300)
     round_pause_seconds: int = Field(lobby.DEFAULT_ROUND_PAUSE, ge=0, le=30)
     rated: bool = True
-    # casual tables only: a bot plays on for a player who times out
-    bot_takeover: bool = False
+    # PROTOCOL §2g: each player's reserve for the game; what a person's timeout does
+    # (casual tables only may say "computer", their default; rated tables always "end")
+    reserve_seconds: int = Field(lobby.DEFAULT_RESERVE, ge=0, le=lobby.MAX_RESERVE)
+    on_timeout: Literal["end", "computer"] | None = None
     # PROTOCOL §2b: kept out of the lobby, reached by its link
     private: bool = False
 
@@ -87,7 +89,8 @@ async def open_table(body: TableCreate, player: PlayerRef, live: LiveTables) -> 
             options=body.options,
             turn_seconds=body.turn_seconds,
             rated=body.rated,
-            bot_takeover=body.bot_takeover,
+            on_timeout=body.on_timeout,
+            reserve_seconds=body.reserve_seconds,
             bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
             private=body.private,

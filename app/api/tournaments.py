@@ -17,6 +17,7 @@ from app.api.tables import LiveDep, _failures
 from app.config import settings
 from app.live.ratelimit import Budget
 from app.services.gathering import tournaments
+from app.services.tables.lobby import DEFAULT_RESERVE, MAX_RESERVE
 from app.services.tables.transact import ServiceError
 from app.wire.answers import TournamentListed
 from app.wire.messages import TournamentInfo
@@ -35,6 +36,9 @@ class TournamentCreate(BaseModel):
     rounds: int | None = Field(None, ge=1, le=15)
     turn_seconds: int = Field(30, ge=5, le=300)
     round_pause_seconds: int = Field(5, ge=0, le=30)
+    # PROTOCOL §2g: each player's reserve at the tournament's tables (a timeout there
+    # always ends the game)
+    reserve_seconds: int = Field(DEFAULT_RESERVE, ge=0, le=MAX_RESERVE)
     rated: bool = True
     starts_at: EpochMs | None = None
     max_players: int = Field(1000, ge=4, le=1000)
@@ -68,7 +72,7 @@ async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
         format=body.format, minutes=body.minutes, rounds=body.rounds,
         turn_seconds=body.turn_seconds, round_pause_seconds=body.round_pause_seconds,
         rated=body.rated, starts_at=body.starts_at, max_players=body.max_players,
-        private=body.private)
+        private=body.private, reserve_seconds=body.reserve_seconds)
     with _refusals():
         return await tournaments.create(db, player, ask, live.store.keys.prefix)
 

@@ -31,6 +31,7 @@ from app.api.protocol import (
     Play,
     Rematch,
     Resign,
+    SeatReclaim,
     TableSubscribe,
     TableUnsubscribe,
     TournamentSubscribe,
@@ -157,11 +158,12 @@ async def dispatch(conn: Connection, message: Any, msg_id: Any,
         live.feed.lobby.discard(conn)
     elif isinstance(message, Play):
         await play(conn, message, msg_id, charge)
-    elif isinstance(message, Resign):
+    elif isinstance(message, Resign | SeatReclaim):
         table_id = message.table_id
         conn.busy.add(table_id)
+        act = live.route.resign if isinstance(message, Resign) else live.route.reclaim
         try:
-            conn.send_state(await live.route.resign(conn.player.id, table_id), msg_id)
+            conn.send_state(await act(conn.player.id, table_id), msg_id)
         finally:
             conn.release(table_id)
     elif isinstance(message, Rematch):

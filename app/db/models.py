@@ -265,6 +265,8 @@ class Tournament(Base):
     minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)  # arena
     turn_seconds: Mapped[int] = mapped_column(Integer)
     round_pause_seconds: Mapped[int] = mapped_column(Integer)
+    # each player's reserve at its tables (PROTOCOL §2g); 0 for those made before it
+    reserve_seconds: Mapped[int] = mapped_column(Integer, server_default="0")
     rated: Mapped[bool] = mapped_column(Boolean)
     private: Mapped[bool] = mapped_column(Boolean)
     max_players: Mapped[int] = mapped_column(Integer)

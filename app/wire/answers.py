@@ -9,7 +9,7 @@ engine's format (app.engine.records), not defined here.
 """
 
 # No `from __future__ import annotations`: optional keys are read at run time.
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import JsonValue
 
@@ -57,6 +57,8 @@ class SeekInfo(TypedDict):
     seats: int
     options: Options
     turn_seconds: int
+    reserve_seconds: int
+    on_timeout: Literal["end", "computer"]
     rated: bool
     rating: int
     rating_range: list[float] | None

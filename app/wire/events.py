@@ -1,7 +1,8 @@
 """The events of a table's change (PROTOCOL §2 `table.state.events`), which clients animate:
 the game's own (app.engine.events) and the table's, defined here: a seat taken or left, a
-rematch offered, a computer player taking over a seat, a round resumed, a turn's clock
-restarted. Every other message the server sends is in app/wire/messages.py.
+rematch offered, a computer player taking over a seat (and its person taking it back), a
+round resumed, a turn's clock restarted. Every other message the server sends is in
+app/wire/messages.py.
 """
 
 # No `from __future__ import annotations`: the TypedDicts' optional keys must be known at
@@ -50,6 +51,17 @@ class BotTakeoverEvent(TypedDict):
     unrated: NotRequired[str]
 
 
+class SeatReclaimEvent(TypedDict):
+    """`player`, whose seat a computer player holds since he timed out, asked for it back
+    (`returned` False: he takes it at his next turn) or has it again (`returned` True)."""
+
+    type: Literal["seat_reclaim"]
+    round: int
+    seat: int
+    player: str
+    returned: bool
+
+
 class RoundResumeEvent(TypedDict):
     """The pause between rounds is over: `turn` leads."""
 
@@ -69,7 +81,7 @@ class ClockEvent(TypedDict):
 
 TableEvent = (
     Event | JoinEvent | LeaveEvent | RematchEvent | BotTakeoverEvent | RoundResumeEvent
-    | ClockEvent
+    | ClockEvent | SeatReclaimEvent
 )
 # As the schema tells them apart: by `type`.
 TaggedEvent = Annotated[TableEvent, Field(discriminator="type")]

@@ -62,7 +62,9 @@ class TableInfo(TypedDict):
     created_by: str
     game_id: str | None
     private: bool
-    bot_takeover: NotRequired[bool]
+    # PROTOCOL §2g: each player's reserve (seconds), and what a person's timeout does
+    reserve_seconds: int
+    on_timeout: Literal["end", "computer"]
 
 
 # -- a view's result -------------------------------------------------------------------
@@ -88,6 +90,10 @@ class ViewSeat(TypedDict):
     team: NotRequired[int]
     bot: NotRequired[str]
     marker: NotRequired[bool]
+    # a seat a computer player holds for this person since he timed out (PROTOCOL §2g),
+    # and whether he has asked for it back (he takes it at his next turn)
+    stand_in_for: NotRequired[str]
+    reclaiming: NotRequired[bool]
 
 
 class HistoryEntry(TypedDict):
@@ -112,6 +118,13 @@ class Move(TypedDict):
     also: NotRequired[list[PlacementDict]]
     closed: NotRequired[bool]
     open: NotRequired[str]
+
+
+class ViewClock(TypedDict):
+    """`view.clock` (PROTOCOL §2g): what is left of each seat's reserve (ms) as of the
+    current turn's start; the player on turn's `deadline` already counts his."""
+
+    reserve_ms: list[int]
 
 
 class PublicView(TypedDict):
@@ -140,6 +153,7 @@ class PublicView(TypedDict):
     result: Result | None
     rematch: RematchOffer | None
     spectators: int
+    clock: ViewClock
     rules: NotRequired[int]
 
 
@@ -320,6 +334,7 @@ class TournamentInfo(TypedDict):
     minutes: int | None
     turn_seconds: int
     round_pause_seconds: int
+    reserve_seconds: int
     rated: bool
     private: bool
     max_players: int | None

@@ -4,7 +4,7 @@ so the page can say why. A finished tournament keeps its winner, so a list of th
 read without the standings of each.
 
 Revision ID: 0013_tournament_cancel
-Revises: 0009_people
+Revises: 0011_clock
 Create Date: 2026-12-04
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013_tournament_cancel"
-down_revision = "0009_people"
+down_revision = "0011_clock"
 branch_labels = None
 depends_on = None
 

@@ -86,7 +86,7 @@ async def test_adding_a_bot_is_checked_like_joining(bot_pair: tuple[Server, Serv
         # a timed-out seat can be handed to a bot only at a casual table
         r = await http.post(
             "/api/tables", headers=owner.headers,
-            json={"variant": "goat", "seats": 2, "rated": True, "bot_takeover": True},
+            json={"variant": "goat", "seats": 2, "rated": True, "on_timeout": "computer"},
         )
         assert r.status_code == 422
 
@@ -141,7 +141,7 @@ async def test_a_game_with_bots_pays_nobody(
 async def test_bots_take_over_and_finish_across_a_sigkill(
     pg_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
 ) -> None:
-    """A casual table with `bot_takeover`: the person never moves, times out, and a bot
+    """A casual table with `on_timeout: "computer"`: the person never moves, times out, and a bot
     plays on for him. The process that ran the bots is killed outright mid-game; a process
     started afterwards finishes the game from the store and writes it."""
     env = bot_env(pg_url, redis_url, f"{redis_prefix}_botcrash")
@@ -151,11 +151,12 @@ async def test_bots_take_over_and_finish_across_a_sigkill(
             r = await http.post(
                 "/api/tables", headers=person.headers,
                 json={"variant": "goat", "seats": 2, "rated": False, "turn_seconds": 5,
-                      "bot_takeover": True, "round_pause_seconds": 0},
+                      "reserve_seconds": 0, "on_timeout": "computer",
+                      "round_pause_seconds": 0},
             )
             assert r.status_code == 201, r.text
             table_id = r.json()["id"]
-            assert r.json()["bot_takeover"] is True
+            assert r.json()["on_timeout"] == "computer"
             watcher = await Player(doomed.ws_url).connect()
             await watcher.request({"type": "table.subscribe", "table_id": table_id})
             assert (await add_bot(http, table_id, person, "strong")).status_code == 200

@@ -119,7 +119,8 @@ async def test_a_computer_player_taking_over_unrates_the_rest_of_the_game(
 ) -> None:
     first, second = await _people(db, 2)
     table = await lobby.create_table(store, first, Terms("goat", seats=2, turn_seconds=2,
-                                                         rated=False, bot_takeover=True))
+                                                         rated=False, on_timeout="computer",
+                                                         reserve_seconds=0))
     await lobby.join(store, second, table["id"])
     # Rated, with a computer player to take over a seat: as a table stored under earlier
     # rules may be (a rated table cannot be made so now).
@@ -143,3 +144,57 @@ async def test_a_computer_player_taking_over_unrates_the_rest_of_the_game(
     assert await Finisher(store, db).write(table["id"])
     assert change.table.game_id is not None
     await _nobody_paid(db, stayed, change.table.game_id, "bot_takeover")
+
+
+async def _one_move(store: LiveStore, table_id: str) -> None:
+    """The player on turn makes a legal move."""
+    current = await loaded(store, table_id)
+    game = game_of(current)
+    assert game is not None and game.turn is not None
+    who = current.seats[game.turn]
+    assert who is not None
+    move = build_view(current, game, game.turn, set())["legal"][0]
+    await moves.play(store, who.id, table_id, move["tile"], move["end"], current.version,
+                     fields=move)
+
+
+async def test_a_game_resigned_before_every_seat_has_moved_is_aborted_and_pays_nothing(
+    db: Database, store: LiveStore
+) -> None:
+    """RULES 1.10: the resign-before-a-move farm. One seat leads, the other resigns before
+    his first move: rated or not, the game pays no rating and says it was aborted."""
+    first, second = await _people(db, 2)
+    table = await lobby.create_table(store, first, Terms("goat", seats=2, rated=True))
+    await lobby.join(store, second, table["id"])
+    await _one_move(store, table["id"])
+    current = await loaded(store, table["id"])
+    game = game_of(current)
+    assert game is not None and game.turn is not None and current.moved is not None
+    assert len(current.moved) == 1  # only the leader has moved
+    on_turn = current.seats[game.turn]
+    assert on_turn is not None
+    change = await moves.resign(store, on_turn.id, table["id"])
+    assert change.finished and change.table.unrated_reason == "aborted"
+    view = build_view(change.table, game_of(change.table), 0, set())
+    assert view["result"]["unrated_reason"] == "aborted"
+    assert await Finisher(store, db).write(table["id"])
+    assert change.table.game_id is not None
+    stayed = first if on_turn.id == second.id else second
+    await _nobody_paid(db, stayed, change.table.game_id, "aborted")
+
+
+async def test_a_game_resigned_once_every_seat_has_moved_pays_as_ever(
+    db: Database, store: LiveStore
+) -> None:
+    first, second = await _people(db, 2)
+    table = await lobby.create_table(store, first, Terms("goat", seats=2, rated=True))
+    await lobby.join(store, second, table["id"])
+    for _ in range(2):
+        await _one_move(store, table["id"])
+    assert len((await loaded(store, table["id"])).moved or ()) == 2
+    change = await moves.resign(store, first.id, table["id"])
+    assert change.finished and change.table.unrated_reason is None
+    assert await Finisher(store, db).write(table["id"])
+    async with db.session() as session:
+        board = await leaderboard(session, "goat", "points", 50, 0)
+    assert board["total"] == 2  # both were paid: the timeout formula's +1 and 0

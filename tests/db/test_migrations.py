@@ -66,8 +66,9 @@ async def test_upgrade_from_empty_matches_the_models_and_downgrades_back(databas
 
 
 async def test_the_migrations_are_one_chain_with_the_tournaments_last(database_url: str):
-    """One head: the tournaments (0006, and their live store, 0007) come after the rules mark
-    (0005), and go down to it leaving everything before them in place."""
+    """One head: the tournaments (0006, their live store, 0007, and their tables' reserve,
+    0011) come after the rules mark (0005), and go down to it leaving everything before
+    them in place."""
     scripts = ScriptDirectory.from_config(alembic_config())
     assert len(scripts.get_heads()) == 1
     chain = [s.revision for s in scripts.walk_revisions()]

@@ -44,14 +44,17 @@ async def register(http: httpx.AsyncClient, name: str | None = None) -> Account:
 async def create_table(
     http: httpx.AsyncClient, owner: Account, *, seats: int = 4, variant: str = "goat",
     options: dict[str, Any] | None = None, turn_seconds: int = 60, rated: bool = True,
-    round_pause_seconds: int = 0,
+    round_pause_seconds: int = 0, reserve_seconds: int = 0, on_timeout: str | None = None,
 ) -> Message:
+    """A new table (no reserve unless asked: tests that wait for a timeout stay short)."""
+    extra = {} if on_timeout is None else {"on_timeout": on_timeout}
     r = await http.post(
         "/api/tables",
         headers=owner.headers,
         json={"variant": variant, "seats": seats, "options": options or {},
               "turn_seconds": turn_seconds, "rated": rated,
-              "round_pause_seconds": round_pause_seconds},
+              "round_pause_seconds": round_pause_seconds,
+              "reserve_seconds": reserve_seconds, **extra},
     )
     assert r.status_code == 201, r.text
     return dict(r.json())

@@ -45,13 +45,15 @@ class Seated:
 async def seat_players(
     servers: list[Server], *, seats: int = 4, options: dict[str, Any] | None = None,
     rated: bool = True, turn_seconds: int = 60, variant: str = "goat",
+    reserve_seconds: int = 0, on_timeout: str | None = None,
 ) -> Seated:
     """New accounts at a new table (socket i on server i mod n), all subscribed; started."""
     async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
         accounts = [await register(http) for _ in range(seats)]
         table = await create_table(
             http, accounts[0], seats=seats, options=options, rated=rated,
-            turn_seconds=turn_seconds, variant=variant,
+            turn_seconds=turn_seconds, variant=variant, reserve_seconds=reserve_seconds,
+            on_timeout=on_timeout,
         )
     table_id = table["id"]
     players = [

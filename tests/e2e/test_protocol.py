@@ -235,7 +235,10 @@ async def test_the_tables_api_keeps_its_contract(server: Server) -> None:
         for bad in [{"variant": "chess"}, {"options": {"fish_rule": "some"}},
                     {"options": {"colour": "red"}}, {"turn_seconds": 4},
                     {"turn_seconds": 301}, {"seats": 5}, {"seats": 1},
-                    {"round_pause_seconds": -1}, {"round_pause_seconds": 31}]:
+                    {"round_pause_seconds": -1}, {"round_pause_seconds": 31},
+                    # PROTOCOL §2g
+                    {"reserve_seconds": -1}, {"reserve_seconds": 601},
+                    {"on_timeout": "pause"}, {"rated": True, "on_timeout": "computer"}]:
             r = await http.post("/api/tables", json={**body, **bad}, headers=a.headers)
             assert r.status_code == 422, (bad, r.text)
         r = await http.post("/api/tables", json=body, headers=a.headers)
@@ -247,6 +250,8 @@ async def test_the_tables_api_keeps_its_contract(server: Server) -> None:
                       {"seat": 2, "player": None}],
             "status": "waiting", "turn_seconds": 45, "rated": False, "created_by": a.name,
             "game_id": None, "round_pause_seconds": 5, "private": False,
+            # PROTOCOL §2g's defaults at a casual table
+            "reserve_seconds": 60, "on_timeout": "computer",
         }
         tid = table["id"]
         assert (await http.get(f"/api/tables/{tid}")).json() == table
@@ -254,6 +259,8 @@ async def test_the_tables_api_keeps_its_contract(server: Server) -> None:
         assert (await http.get("/api/tables/nope")).status_code == 404
         defaults = await http.post("/api/tables", json={"variant": "goat"}, headers=d.headers)
         assert defaults.status_code == 201 and defaults.json()["turn_seconds"] == 30
+        # a rated table's timeout always ends the game
+        assert (defaults.json()["reserve_seconds"], defaults.json()["on_timeout"]) == (60, "end")
 
         async def join_status(who: Account, payload: dict[str, Any], table_id: str = tid) -> int:
             r = await http.post(f"/api/tables/{table_id}/join", json=payload, headers=who.headers)

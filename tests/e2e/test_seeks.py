@@ -48,6 +48,8 @@ async def test_four_seeks_on_two_processes_make_exactly_one_table(
         assert table["status"] == "playing"
         assert sorted(s["player"] for s in table["seats"]) == sorted(x.name for x in accounts)
         assert table["turn_seconds"] == SEEK["turn_seconds"] and table["rated"] is False
+        # PROTOCOL §2g: the seeks' reserve and the casual default for a timeout
+        assert (table["reserve_seconds"], table["on_timeout"]) == (60, "computer")
         for http in https:
             assert (await http.get("/api/seeks")).json() == []
         # each player's socket sees the table with his own hand

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.domain.arena import Waiting, pair_waiting
 from app.domain.points import Played, game_points, standings
+from app.services.gathering.tournament_director import points_of
 
 
 def test_a_game_pays_seats_minus_place_in_the_variants_direction() -> None:
@@ -54,3 +55,10 @@ def test_arena_seats_the_longest_waiting_and_groups_them_by_points() -> None:
     assert pair_waiting(waiting[:3], 4) == []
     points = {w.id: w.points for w in waiting}
     assert min(points[p] for p in tables[0]) >= max(points[p] for p in tables[1])
+
+
+def test_a_game_aborted_before_every_seat_moved_scores_no_tournament_points() -> None:
+    """PROTOCOL §2g: the director credits an aborted game, and nobody scores from it."""
+    result = {"final": [0, 0], "reason": "resign", "losers": [1], "winners": [0]}
+    assert points_of("goat", result) == [1.0, 0.0]
+    assert points_of("goat", {**result, "unrated_reason": "aborted"}) == [0.0, 0.0]

@@ -28,7 +28,8 @@ def applied(current: Table, command: Command, now: int = NOW) -> Table:
 def waiting(terms: Terms | None = None, taken: int = 1) -> Table:
     """A waiting table made by p1 (goat for four unless `terms` say), with p1.. in the first
     `taken` seats, as stored (version 1, then one more a seat)."""
-    terms = terms or Terms("goat", seats=4, options={}, rated=False)
+    terms = terms or Terms("goat", seats=4, options={}, rated=False, on_timeout="end",
+                           reserve_seconds=0)
     table = new_table("t1", PEOPLE[0], terms, (PEOPLE[0], *[None] * (terms.seats - 1)), NOW)
     table = replace(table, version=1)
     for n in range(1, taken):

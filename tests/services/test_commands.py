@@ -168,7 +168,7 @@ def test_a_timeout_applies_only_once_the_deadline_has_passed() -> None:
 
 
 def test_a_turn_that_ran_out_while_the_store_was_away_starts_again() -> None:
-    table = playing(Terms("goat", seats=4, options={}, rated=False, bot_takeover=True))
+    table = playing(Terms("goat", seats=4, options={}, rated=False, on_timeout="computer"))
     assert table.deadline is not None
     turn, _ = on_turn(table)
     now = table.deadline + 7000
@@ -177,14 +177,15 @@ def test_a_turn_that_ran_out_while_the_store_was_away_starts_again() -> None:
     # No timeout and no bot taking over: a whole turn again, from now.
     assert step.events == [{"type": "clock", "round": 0, "seat": turn, "paused_ms": 7000}]
     assert step.table.seats == table.seats
-    assert written(table, step, now).deadline == now + 30_000
+    # His turn time again, and his reserve as it was: the outage is charged to nobody.
+    assert written(table, step, now).deadline == now + 30_000 + 60_000
     # A turn that ran out outside the outage is timed out as ever.
     step = step_of(timeout(now, Outage(NOW - 9000, table.deadline - 1)), table)
     assert step.events[0]["type"] == "bot_takeover"
 
 
 def test_a_bot_takes_over_a_timed_out_seat_where_the_table_allows_it() -> None:
-    table = playing(Terms("goat", seats=4, options={}, rated=False, bot_takeover=True))
+    table = playing(Terms("goat", seats=4, options={}, rated=False, on_timeout="computer"))
     assert table.deadline is not None
     turn, _ = on_turn(table)
     step = step_of(timeout(table.deadline + 1), table)

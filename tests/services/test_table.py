@@ -4,7 +4,9 @@
 (waiting, with a bot, mid-game at a table with a pause and bot takeover, finished, with a
 rematch offered), with the lobby's `table` and every seat's `view` that server made of them:
 the typed table writes them back unchanged and shows them the same. They were stored before
-tables could be private: they load as public tables, and say so.
+tables could be private, and before the reserve and `on_timeout` (which replaced the flag
+`bot_takeover`): they load as public tables with no reserve, a bot taking over where the
+flag said so, and say so.
 """
 
 from __future__ import annotations
@@ -25,12 +27,22 @@ STORED: dict[str, dict[str, Any]] = json.loads(
     (Path(__file__).parent / "stored_tables.json").read_text())
 
 
+def _later(state: dict[str, Any]) -> dict[str, Any]:
+    """What a state stored before the later fields says of them once read."""
+    return {"private": False, "reserve_seconds": 0,
+            "on_timeout": "computer" if state.get("bot_takeover") else "end"}
+
+
+def _without_flag(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "bot_takeover"}
+
+
 @pytest.mark.parametrize("name", sorted(STORED))
 def test_a_stored_table_round_trips_exactly(name: str) -> None:
     state = STORED[name]["state"]
     table = Table.from_dict(state, 7)
     assert table.version == 7
-    expected = {"next_round_at": None, **state, "private": False}
+    expected = {"next_round_at": None, **_without_flag(state), **_later(state)}
     assert table.to_dict() == expected
     assert orjson.loads(table.to_json()) == expected
     assert Table.from_dict(table.to_dict()) == table
@@ -39,19 +51,21 @@ def test_a_stored_table_round_trips_exactly(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(STORED))
 def test_a_stored_table_shows_as_it_did(name: str) -> None:
     table = Table.from_dict(STORED[name]["state"])
-    assert public_table(table) == {**STORED[name]["table"], "private": False}
+    state = STORED[name]["state"]
+    assert public_table(table) == {**_without_flag(STORED[name]["table"]), **_later(state)}
     game = game_of(table)
     views = [build_view(table, game, seat, {0}, 2) for seat in [None, *range(table.players)]]
     # A game stored before rule editions were named plays on by the first rules, and its
-    # views now say so; nothing else of them changed.
+    # views now say so, and that nobody has a reserve; nothing else of them changed.
     edition = {} if game is None else {"rules": 1}
-    assert views == [{**view, **edition} for view in STORED[name]["views"]]
+    clock = {"clock": {"reserve_ms": [0] * table.players}}
+    assert views == [{**view, **edition, **clock} for view in STORED[name]["views"]]
 
 
 def test_the_stored_tables_cover_every_field() -> None:
     playing = Table.from_dict(STORED["playing"]["state"])
     assert playing.status == "playing" and playing.game is not None and playing.log
-    assert playing.bot_takeover and playing.round_pause_seconds == 5
+    assert playing.on_timeout == "computer" and playing.round_pause_seconds == 5
     assert playing.seats[3] == Person(-4, "Bot 4 (strong)", "strong")
     assert playing.seats[3] is not None and playing.seats[3].is_bot
     offered = Table.from_dict(STORED["rematch_offered"]["state"])
@@ -64,11 +78,14 @@ def test_a_table_stored_before_its_later_fields_loads_with_their_defaults() -> N
            if k not in ("round_pause_seconds", "bot_takeover", "bot_pace_ms", "next_round_at",
                         "rematch", "private")}
     table = Table.from_dict(old)
-    assert (table.round_pause_seconds, table.bot_takeover, table.bot_pace_ms,
-            table.next_round_at, table.rematch, table.private) == (0, False, 1500, None, None,
+    assert (table.round_pause_seconds, table.on_timeout, table.bot_pace_ms,
+            table.next_round_at, table.rematch, table.private) == (0, "end", 1500, None, None,
                                                                      False)
-    assert table.to_dict() == {**old, "round_pause_seconds": 0, "bot_takeover": False,
-                               "bot_pace_ms": 1500, "next_round_at": None, "private": False}
+    assert (table.reserve_seconds, table.reserve_ms, table.moved, table.stand_ins) == (
+        0, None, None, ())
+    assert table.to_dict() == {**old, "round_pause_seconds": 0, "on_timeout": "end",
+                               "bot_pace_ms": 1500, "next_round_at": None, "private": False,
+                               "reserve_seconds": 0}
     assert public_table(table)["round_pause_seconds"] == 0
     assert public_table(table)["private"] is False
 

@@ -32,6 +32,7 @@ from app.live.store import LiveStore
 from app.services.tables.bot_seats import wake_at
 from app.services.tables.table import Table
 from app.services.tables.transact import ARCHIVED, game_of, load, now_ms, public_table
+from app.services.tables.turn_clock import turn_deadline
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +151,7 @@ class Recovery:
 
 def _resumed(table: Table) -> Table:
     """The snapshot's table as a table that goes on now: a fresh clock for the player on
-    turn, no pause, and no events to replay."""
-    return replace(table, deadline=now_ms() + table.turn_seconds * 1000, next_round_at=None,
-                   log=())
+    turn (his turn time and the reserve he had left), no pause, and no events to replay."""
+    game = table.game or {}
+    return replace(table, deadline=turn_deadline(table, game.get("turn"), now_ms()),
+                   next_round_at=None, log=())

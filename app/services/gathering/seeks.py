@@ -1,7 +1,8 @@
 """Quick pairing (PROTOCOL §2b): a player asks for a game; when enough compatible seeks
 exist the server seats them at a new table and starts it.
 
-Compatible: the same variant, seats, options (with their defaults), clock and rated, and
+Compatible: the same variant, seats, options (with their defaults), clock (turn and reserve
+seconds, and what a timeout does) and rated, and
 each player inside every other's `rating_range` by the variant's skill rating. The match
 itself is one script in the store (app/live/seek_pool.py). A seek lives `seek_seconds` (10
 minutes) at most and ends with its owner's last socket, unless that socket was closed by a
@@ -34,8 +35,8 @@ from app.live.tasks import stop_task
 from app.services.fanout.notices import PlayerNotices
 from app.services.gathering.seating import seat_and_start, start_seated
 from app.services.tables.caps import SOCKETS, PlayerCaps, RatedGameAlready
-from app.services.tables.lobby import DEFAULT_ROUND_PAUSE, TableExists, Terms
-from app.services.tables.table import Person
+from app.services.tables.lobby import DEFAULT_RESERVE, DEFAULT_ROUND_PAUSE, TableExists, Terms
+from app.services.tables.table import OnTimeout, Person
 from app.services.tables.transact import ServiceError, now_ms
 from app.wire.answers import SeekInfo, SeekOpened
 from app.wire.messages import SeekEndReason
@@ -63,6 +64,8 @@ class SeekRequest:
     turn_seconds: int
     rated: bool
     rating_range: tuple[float, float] | None
+    reserve_seconds: int = DEFAULT_RESERVE
+    on_timeout: OnTimeout | None = None
 
 
 def check_range(span: tuple[float, float] | None) -> None:
@@ -86,6 +89,8 @@ def public_seek(seek: dict[str, Any]) -> SeekInfo:
         "seats": seek["seats"],
         "options": seek["options"],
         "turn_seconds": seek["turn_seconds"],
+        "reserve_seconds": seek.get("reserve_seconds", 0),
+        "on_timeout": seek.get("on_timeout", "end"),
         "rated": seek["rated"],
         "rating": round(seek["rating"]),
         "rating_range": seek["asked_range"],
@@ -121,8 +126,11 @@ class Seeks:
         except OptionsError as error:
             raise ServiceError.of_engine("bad_request", error, 422) from error
         check_range(ask.rating_range)
+        on_timeout = Terms(ask.variant, rated=ask.rated,
+                           on_timeout=ask.on_timeout).timeout_rule()
         pool = hashlib.sha1(orjson.dumps(
-            [ask.variant, ask.seats, options, ask.turn_seconds, ask.rated],
+            [ask.variant, ask.seats, options, ask.turn_seconds, ask.rated, ask.reserve_seconds,
+             on_timeout],
             option=orjson.OPT_SORT_KEYS)).hexdigest()
         now = now_ms()
         seek: dict[str, Any] = {
@@ -133,6 +141,8 @@ class Seeks:
             "seats": ask.seats,
             "options": options,
             "turn_seconds": ask.turn_seconds,
+            "reserve_seconds": ask.reserve_seconds,
+            "on_timeout": on_timeout,
             "rated": ask.rated,
             "rating": await self._rating(player.id, ask.variant),
             "range": list(ask.rating_range or ANY_RATING),
@@ -172,7 +182,9 @@ class Seeks:
             await seat_and_start(
                 self.store, [Person.from_dict(s["player"]) for s in matched],
                 Terms(first["variant"], len(matched), first["options"], first["turn_seconds"],
-                      first["rated"], round_pause_seconds=DEFAULT_ROUND_PAUSE),
+                      first["rated"], first.get("on_timeout"),
+                      round_pause_seconds=DEFAULT_ROUND_PAUSE,
+                      reserve_seconds=first.get("reserve_seconds", 0)),
                 table_id=table_id,
             )
         except TableExists:  # made by the one that began the match: perhaps not started

@@ -38,6 +38,7 @@ from app.services.gathering.seating import seat_and_start, start_seated
 from app.services.gathering.tournaments import describe_in, epoch_ms
 from app.services.gathering.tournaments import start as start_tournament
 from app.services.tables.caps import RatedGameAlready, RatedSeats
+from app.services.tables.fairness import ABORTED
 from app.services.tables.lobby import TableExists, Terms
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, load
@@ -53,7 +54,10 @@ def _now() -> datetime:
 
 
 def points_of(variant: str, result: dict[str, Any]) -> list[float]:
-    """The tournament points of a finished game's result (PROTOCOL §2b)."""
+    """The tournament points of a finished game's result (PROTOCOL §2b): none for anyone
+    in a game aborted before every seat had moved (PROTOCOL §2g)."""
+    if result.get("unrated_reason") == ABORTED:
+        return [0.0] * len(result["final"])
     return game_points(result["final"], variant_class(variant).wins, result["reason"],
                        result.get("losers") or [])
 
@@ -305,8 +309,10 @@ class Director:
         try:
             await seat_and_start(
                 self.store, [Person(p, names[p]) for p in seats],
+                # a timeout at a tournament's table always ends its game (PROTOCOL §2g)
                 Terms(row.variant, len(seats), row.options, row.turn_seconds, row.rated,
-                      round_pause_seconds=row.round_pause_seconds, private=row.private),
+                      on_timeout="end", round_pause_seconds=row.round_pause_seconds,
+                      private=row.private, reserve_seconds=row.reserve_seconds),
                 table_id=table_id)
         except TableExists:
             # Made already, by another director: one that found the table's row before its

@@ -53,6 +53,7 @@ class TournamentRequest:
     starts_at: int | None
     max_players: int
     private: bool
+    reserve_seconds: int = 60
 
 
 def epoch_ms(moment: datetime | None) -> int | None:
@@ -93,7 +94,8 @@ async def create(db: Database, creator: Member, ask: TournamentRequest, store: s
         rounds=ask.rounds if ask.format == "swiss" else None,
         minutes=ask.minutes if ask.format == "arena" else None,
         turn_seconds=ask.turn_seconds, round_pause_seconds=ask.round_pause_seconds,
-        rated=ask.rated, private=ask.private, max_players=ask.max_players,
+        reserve_seconds=ask.reserve_seconds, rated=ask.rated, private=ask.private,
+        max_players=ask.max_players,
         starts_at=None if ask.starts_at is None else from_ms(ask.starts_at), store=store,
     )
     async with db.writing() as session:
@@ -160,6 +162,7 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentIn
         "minutes": row.minutes,
         "turn_seconds": row.turn_seconds,
         "round_pause_seconds": row.round_pause_seconds,
+        "reserve_seconds": row.reserve_seconds,
         "rated": row.rated,
         "private": row.private,
         "max_players": row.max_players,
@@ -194,7 +197,7 @@ def _listed(row: Tournament, creator: str | None, winner: str | None, count: int
         "ends_at": epoch_ms(row.ends_at), "finished_at": epoch_ms(row.finished_at),
         "round": row.round, "rounds": row.rounds, "minutes": row.minutes,
         "turn_seconds": row.turn_seconds, "round_pause_seconds": row.round_pause_seconds,
-        "rated": row.rated, "private": row.private, "max_players": row.max_players,
+        "reserve_seconds": row.reserve_seconds, "rated": row.rated, "private": row.private, "max_players": row.max_players,
         "winner": winner if row.status == "finished" else None,
         "players": [], "tables": [], "player_count": count,
     }

@@ -16,10 +16,10 @@ from app.domain.text import readable
 from app.engine import Game, IllegalMove
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Outage
-from app.services.tables.bot_seats import hand_over, is_bot
+from app.services.tables.bot_seats import hand_over, is_bot, reclaimed
 from app.services.tables.events import ClockEvent
 from app.services.tables.fairness import unrate_for_takeover
-from app.services.tables.table import Step, Table
+from app.services.tables.table import ClockRule, Step, Table
 from app.services.tables.transact import (
     Change,
     Command,
@@ -82,18 +82,21 @@ def move(
             raise ServiceError("not_your_turn", "next_round_in", 409, n=-(-pause_left // 1000))
         # Once the pause between rounds is over, the first turn's clock has not started yet.
         deadline = None if table.next_round_at is not None else table.deadline
+        clock: ClockRule = "run"
         if deadline is not None and now > deadline and not is_bot(table.seats[seat]):
             if outage:
                 raise ServiceError("unavailable", "clocks_restarting", 503)
             if forgiven is None or not forgiven.covers(deadline):
                 # (Bots are moved by the server; they never time out.)
                 raise TimedOut(deadline)
+            # His turn ran out while the store was away: his reserve is not charged for it.
+            clock = "restart"
         try:
             extra = {k: fields[k] for k in played.move_fields if k in fields} if fields else {}
             events = played.play(seat, tile, end, **extra)
         except ValueError as error:  # IllegalMove, or a string that is not a tile of the set
             raise ServiceError.of_engine("illegal_move", error, 409) from error
-        return Step(table, events, played)
+        return Step(table, events, played, clock=clock)
 
     return apply
 
@@ -163,10 +166,10 @@ async def resign(store: LiveStore, player_id: int, table_id: str) -> Change:
 def timeout(now: int, forgiven: Outage | None = None) -> Command:
     """The timeout of the player on turn if his deadline has passed at `now` (the clock's
     job); nothing if he moved in time, or the game is over. At a casual table that allows
-    it a bot plays on for him; at the end of a pause between rounds the first turn's clock
-    starts instead. A turn that ran out within `forgiven` (the store's last outage: a write
-    that landed late, or a clock this process had not restarted yet) gets a whole turn
-    again, not a timeout."""
+    it (`on_timeout: "computer"`, PROTOCOL §2g) a bot plays on for him; at the end of a
+    pause between rounds the first turn's clock starts instead. A turn that ran out within
+    `forgiven` (the store's last outage: a write that landed late, or a clock this process
+    had not restarted yet) gets a whole turn again, not a timeout."""
 
     def apply(table: Table) -> Step | None:
         if table.status != "playing":
@@ -184,8 +187,9 @@ def timeout(now: int, forgiven: Outage | None = None) -> Command:
         if table.deadline is not None and forgiven is not None and forgiven.covers(
                 table.deadline):
             return _restarted(table, game, max(0, now - table.deadline))
-        if table.bot_takeover:
-            # a rated game is unrated from here on
+        if table.on_timeout == "computer":
+            # (a table stored rated with a takeover, before rated tables were refused one,
+            # is unrated from here on)
             taken, events = unrate_for_takeover(*hand_over(table, game))
             return Step(taken, events, game)
         return Step(table, game.timeout(game.turn), game)
@@ -234,7 +238,7 @@ def _restarted(table: Table, game: Game, paused_ms: int) -> Step:
     event: ClockEvent = {
         "type": "clock", "round": game.round, "seat": game.turn, "paused_ms": paused_ms
     }
-    return Step(table, [event], game)
+    return Step(table, [event], game, clock="restart")
 
 
 async def restart_clock(store: LiveStore, table_id: str, paused_ms: int) -> Change | None:
@@ -244,6 +248,34 @@ async def restart_clock(store: LiveStore, table_id: str, paused_ms: int) -> Chan
     except ServiceError:
         return None
     return change if change is not None and change.written else None
+
+
+def seat_reclaim(player_id: int) -> Command:
+    """The person whose seat a computer player holds since he timed out asks for it back
+    (PROTOCOL §2g): he takes it at his next turn, at once if that is now (the write's
+    `seal` gives it back). Nothing changes for a second ask."""
+
+    def apply(table: Table) -> Step | None:
+        stand_in = table.stand_in_for(player_id)
+        if stand_in is None:
+            raise ServiceError("not_seated", "no_seat_to_reclaim", 409)
+        game = game_of(table)
+        if table.status != "playing" or game is None:
+            raise ServiceError("game_over", "game_is_over", 409)
+        if stand_in.back:
+            return None
+        asked, event = reclaimed(table, stand_in, game.round)
+        # Nobody's turn changes here; the clock goes on (unless it is his turn now).
+        return Step(asked, [event], game, clock="keep")
+
+    return apply
+
+
+async def reclaim(store: LiveStore, player_id: int, table_id: str) -> Change:
+    """Apply `seat_reclaim`; the change (not written when he had asked already)."""
+    change = await transact(store, table_id, seat_reclaim(player_id))
+    assert change is not None
+    return change
 
 
 async def chat(

@@ -96,3 +96,9 @@ class Route:
         """Leave a running game (`moves.resign`); the table as the resignation left it."""
         change = await settled(moves.resign(self.store, player_id, table_id), self.results)
         return self.feed.deliver(change.table, change.game)
+
+    async def reclaim(self, player_id: int, table_id: str) -> Snapshot:
+        """Take back a seat a computer player holds (`moves.reclaim`); the table as it is
+        after the ask."""
+        change = await settled(moves.reclaim(self.store, player_id, table_id), self.results)
+        return self.feed.deliver(change.table, change.game)

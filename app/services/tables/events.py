@@ -9,6 +9,7 @@ from app.wire.events import (
     LeaveEvent,
     RematchEvent,
     RoundResumeEvent,
+    SeatReclaimEvent,
     TableEvent,
 )
 
@@ -19,5 +20,6 @@ __all__ = [
     "LeaveEvent",
     "RematchEvent",
     "RoundResumeEvent",
+    "SeatReclaimEvent",
     "TableEvent",
 ]

@@ -8,7 +8,9 @@ a rematch and never tires, so a table with one would let an account farm points 
 - a rated game where a computer player takes over a seat (`seats.hand_over`) is unrated
   from then on, and says so (`Table.unrated_reason`, the event and the result);
 - a game finished with any computer player seated pays nobody, whatever the table says
-  (tables stored before these rules, a rematch of one).
+  (tables stored before these rules, a rematch of one);
+- a game that ends before every seat has made a move is aborted (RULES 1.10): no rating
+  and no tournament points, at any table (`seal` in app.services.tables.transact marks it).
 
 Results already stored stay as they are.
 """
@@ -26,6 +28,7 @@ from app.wire.messages import Result
 # Why a table made rated pays no rating (`Table.unrated_reason`, `result.unrated_reason`).
 BOT_SEATED = "bot_seated"  # a computer player sat at the table
 BOT_TAKEOVER = "bot_takeover"  # a computer player took over a seat during the game
+ABORTED = "aborted"  # the game ended before every seat had made a move
 
 
 def has_bots(seats: Iterable[Person | None]) -> bool:
@@ -33,7 +36,8 @@ def has_bots(seats: Iterable[Person | None]) -> bool:
 
 
 def unrated_reason(table: Table) -> str | None:
-    """Why this table, made rated, pays no rating; None when it does (or was casual)."""
+    """Why this table, made rated, pays no rating (an aborted game, at any table, pays no
+    tournament points either); None when it does (or was casual)."""
     if table.unrated_reason is not None:
         return table.unrated_reason
     if table.rated and has_bots(table.seats):

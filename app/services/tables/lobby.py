@@ -19,7 +19,7 @@ from app.services.tables.bot_seats import DEFAULT_PACE_MS
 from app.services.tables.caps import RatedGameAlready, RatedSeats
 from app.services.tables.events import RematchEvent, TableEvent
 from app.services.tables.fairness import has_bots
-from app.services.tables.table import REMOVE, Person, Rematch, Remove, Step, Table
+from app.services.tables.table import REMOVE, OnTimeout, Person, Rematch, Remove, Step, Table
 from app.services.tables.transact import (
     Change,
     Command,
@@ -36,6 +36,9 @@ from app.wire.messages import TableInfo, TableRematch
 # Seconds between a round's end and the next deal when a request does not say (PROTOCOL
 # §2a); a table made here without saying has no pause.
 DEFAULT_ROUND_PAUSE = 5
+# Each player's reserve for the whole game (RULES 1.10, PROTOCOL §2g), and its bounds.
+DEFAULT_RESERVE = 60
+MAX_RESERVE = 600
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +59,11 @@ def _who(player: Player) -> Person:
 class Terms:
     """What a new table is made with (PROTOCOL §1).
 
-    `bot_takeover`: a bot plays on for a player who times out, instead of the game ending
-    (RULES 1.10); casual tables only, since it changes how a game can end. `bot_pace_ms`:
+    `reserve_seconds`: each player's reserve for the whole game, spent once his turn time
+    is (RULES 1.10). `on_timeout`: "computer", a bot plays on for a player who times out,
+    instead of the game ending (RULES 1.10); casual tables only, since it changes how a game
+    can end; None: the default, "computer" at a casual table and "end" at a rated one
+    (a tournament asks for "end" at every table, PROTOCOL §2g). `bot_pace_ms`:
     how long the bots at this table wait before they place a tile. `round_pause_seconds`:
     how long the next deal waits after a round's end (PROTOCOL §2a). `private`: never
     listed in the lobby; joined and watched by its id (PROTOCOL §2b)."""
@@ -67,17 +73,27 @@ class Terms:
     options: dict[str, Any] | None = None
     turn_seconds: int = 30
     rated: bool = True
-    bot_takeover: bool = False
+    on_timeout: OnTimeout | None = None
     bot_pace_ms: int = DEFAULT_PACE_MS
     round_pause_seconds: int = 0
     private: bool = False
+    reserve_seconds: int = DEFAULT_RESERVE
 
     @classmethod
     def of(cls, table: Table) -> Terms:
         """The terms `table` was made with."""
         return cls(table.variant, table.players, table.options, table.turn_seconds,
-                   table.rated, table.bot_takeover, table.bot_pace_ms,
-                   table.round_pause_seconds, table.private)
+                   table.rated, table.on_timeout, table.bot_pace_ms,
+                   table.round_pause_seconds, table.private, table.reserve_seconds)
+
+    def timeout_rule(self) -> OnTimeout:
+        """What a timeout does at a table of these terms; a rated table asking a computer
+        player to play on is refused."""
+        if self.rated:
+            if self.on_timeout == "computer":
+                raise ServiceError("bad_request", "takeover_casual_only", 422)
+            return "end"
+        return self.on_timeout or "computer"
 
 
 async def create_table(
@@ -95,8 +111,6 @@ async def create_table(
         normalized = validate_options(terms.variant, terms.seats, terms.options)
     except OptionsError as error:
         raise ServiceError.of_engine("bad_request", error, 422) from error
-    if terms.bot_takeover and terms.rated:
-        raise ServiceError("bad_request", "takeover_casual_only", 422)
     table = new_table(
         secrets.token_hex(8), _who(player), replace(terms, options=normalized),
         (_who(player), *[None] * (terms.seats - 1)), now_ms(),
@@ -121,11 +135,12 @@ def new_table(
         turn_seconds=terms.turn_seconds,
         round_pause_seconds=terms.round_pause_seconds,
         rated=terms.rated,
-        bot_takeover=terms.bot_takeover,
+        on_timeout=terms.timeout_rule(),
         bot_pace_ms=terms.bot_pace_ms,
         created_by=creator,
         created_at=now,
         private=terms.private,
+        reserve_seconds=terms.reserve_seconds,
     )
 
 
@@ -184,7 +199,9 @@ def begin(table: Table, deal: Deal) -> Step:
     """The game of a table whose every seat is taken, dealt from `deal`."""
     game, started = start_game(table.variant, table.players, table.options, deal.seed,
                                clock=now_ms)
-    return Step(replace(table, game_id=deal.game_id, started_at=deal.now), started, game)
+    # Every reserve whole, and nobody has moved yet (a rematch starts afresh too).
+    return Step(replace(table, game_id=deal.game_id, started_at=deal.now, reserve_ms=None,
+                        moved=(), stand_ins=()), started, game)
 
 
 def seating(

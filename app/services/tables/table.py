@@ -2,8 +2,10 @@
 
 `Table.to_dict()` is exactly the JSON object the live store holds for a table (and the
 database's snapshot of a running game), `Table.from_dict()` reads it back; fields added
-later (`round_pause_seconds`, `bot_takeover`, `bot_pace_ms`, `next_round_at`, `rematch`,
-`private`, `unrated_reason`) have defaults, so a state written before them still loads.
+later (`round_pause_seconds`, `on_timeout`, `bot_pace_ms`, `next_round_at`, `rematch`,
+`private`, `unrated_reason`, `reserve_seconds`, `reserve_ms`, `moved`, `stand_ins`) have
+defaults, so a state written before them still loads (a state that says `bot_takeover`,
+the flag `on_timeout` replaced, is read as `on_timeout: "computer"`).
 
 The table holds the current round only: when a round is over and the next one dealt, the
 finished round (its deal and moves) is appended once to the store's round archive, and the
@@ -31,6 +33,11 @@ from app.wire.messages import RematchOffer
 DEFAULT_PACE_MS = 1500
 
 Status = Literal["waiting", "playing", "finished"]
+# What a person's timeout does (PROTOCOL §2g): end the game (RULES 1.10), or a computer
+# player takes his seat and the game goes on (casual tables only).
+OnTimeout = Literal["end", "computer"]
+# How a change treats the turn clock (see `Step.clock`).
+ClockRule = Literal["run", "restart", "keep"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +81,23 @@ class Rematch:
         return cls(tuple(data["offers"]), data["new_table_id"])
 
 
+@dataclass(frozen=True, slots=True)
+class StandIn:
+    """A computer player holds `seat` for `person`, who timed out at a casual table; `back`:
+    he has asked for it again, and takes it at his next turn (PROTOCOL §2g)."""
+
+    seat: int
+    person: Person
+    back: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "person": self.person.to_dict(), "back": self.back}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> StandIn:
+        return cls(data["seat"], Person.from_dict(data["person"]), data.get("back", False))
+
+
 class LogEntry(NamedTuple):
     """The events of the change that made version `v` (a tuple: a table's log is read back
     whole by every process its changes are announced to)."""
@@ -108,7 +132,7 @@ class Table:
     game: dict[str, Any] | None = None
     log: tuple[LogEntry, ...] = ()
     round_pause_seconds: int = 0
-    bot_takeover: bool = False
+    on_timeout: OnTimeout = "end"
     bot_pace_ms: int = DEFAULT_PACE_MS
     # the end of the pause between two rounds (epoch ms; None: no pause now)
     next_round_at: int | None = None
@@ -118,6 +142,15 @@ class Table:
     # Why a game made rated pays no rating after all (app.services.tables.fairness); None: no
     # such reason has come up during the game.
     unrated_reason: str | None = None
+    # Each player's reserve for the whole game, in seconds (RULES 1.10), and what is left of
+    # it by seat when the current turn began (None: all of it, for every seat).
+    reserve_seconds: int = 0
+    reserve_ms: tuple[int, ...] | None = None
+    # The seats that have made a move in this game (None: a game started before they were
+    # counted, taken as all of them): a game that ends before all have is aborted.
+    moved: tuple[int, ...] | None = None
+    # The seats computer players hold for people who timed out (casual tables).
+    stand_ins: tuple[StandIn, ...] = ()
     # Not stored: the version this table was read at (0: not stored yet), and its log's
     # entries as JSON, in order, when the process that made them kept them.
     version: int = field(default=0, compare=False)
@@ -138,6 +171,16 @@ class Table:
 
     def free_seats(self) -> list[int]:
         return [seat for seat, who in enumerate(self.seats) if who is None]
+
+    def reserves(self) -> list[int]:
+        """What is left of each seat's reserve (ms), as of the current turn's start."""
+        if self.reserve_ms is None:
+            return [self.reserve_seconds * 1000] * self.players
+        return list(self.reserve_ms)
+
+    def stand_in_for(self, player_id: int) -> StandIn | None:
+        """The seat a computer player holds for this person, if any."""
+        return next((s for s in self.stand_ins if s.person.id == player_id), None)
 
     def with_seat(self, seat: int, who: Person | None) -> Table:
         seats = list(self.seats)
@@ -169,7 +212,8 @@ class Table:
             "turn_seconds": self.turn_seconds,
             "round_pause_seconds": self.round_pause_seconds,
             "rated": self.rated,
-            "bot_takeover": self.bot_takeover,
+            "on_timeout": self.on_timeout,
+            "reserve_seconds": self.reserve_seconds,
             "bot_pace_ms": self.bot_pace_ms,
             "created_by": self.created_by.to_dict(),
             "game_id": self.game_id,
@@ -185,6 +229,12 @@ class Table:
             data["rematch"] = self.rematch.to_dict()
         if self.unrated_reason is not None:
             data["unrated_reason"] = self.unrated_reason
+        if self.reserve_ms is not None:
+            data["reserve_ms"] = list(self.reserve_ms)
+        if self.moved is not None:
+            data["moved"] = list(self.moved)
+        if self.stand_ins:
+            data["stand_ins"] = [s.to_dict() for s in self.stand_ins]
         return data
 
     def log_sizes(self) -> list[int] | None:
@@ -223,12 +273,17 @@ class Table:
             game=data.get("game"),
             log=tuple(LogEntry(entry["v"], entry["events"]) for entry in data.get("log", ())),
             round_pause_seconds=data.get("round_pause_seconds", 0),
-            bot_takeover=data.get("bot_takeover", False),
+            on_timeout=cast(OnTimeout, data.get("on_timeout")
+                            or ("computer" if data.get("bot_takeover") else "end")),
             bot_pace_ms=data.get("bot_pace_ms", DEFAULT_PACE_MS),
             next_round_at=data.get("next_round_at"),
             rematch=None if rematch is None else Rematch.from_dict(rematch),
             private=data.get("private", False),
             unrated_reason=data.get("unrated_reason"),
+            reserve_seconds=data.get("reserve_seconds", 0),
+            reserve_ms=None if (left := data.get("reserve_ms")) is None else tuple(left),
+            moved=None if (moved := data.get("moved")) is None else tuple(moved),
+            stand_ins=tuple(StandIn.from_dict(s) for s in data.get("stand_ins", ())),
             version=version,
             log_json=log_json,
         )
@@ -239,12 +294,16 @@ class Step:
     """What a command makes of a table: the table to write and the events that say what
     happened. `game`: the game in its new position when the command played on it (its
     serialised form becomes the table's); `listed`: False for a change of a table that
-    must stay out of the lobby's index."""
+    must stay out of the lobby's index. `clock`: "run" (a turn taken: the time since the
+    last change counts against the player who was on turn, and the clock of whoever is on
+    turn now starts), "restart" (that time does not count: the store was away; the clock
+    starts again) or "keep" (nobody's turn changed: the clock goes on as it was)."""
 
     table: Table
     events: Sequence[TableEvent]
     game: Game | None = None
     listed: bool = True
+    clock: ClockRule = "run"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,12 @@ from app.engine import VARIANTS, Game, game_from_dict
 from app.live.ratelimit import Charge
 from app.live.store import Announcer, LiveStore, Write, dumps
 from app.services.errors import ServiceError as ServiceError  # imported from here too
-from app.services.tables.bot_seats import wake_at
+from app.services.tables.bot_seats import seat_returned, wake_at
 from app.services.tables.events import TableEvent
-from app.services.tables.fairness import with_reason
+from app.services.tables.fairness import ABORTED, with_reason
 from app.services.tables.table import LogEntry, Person, Remove, Step, Table
-from app.wire.messages import OwnView, PublicView, TableInfo, TableSeat, View
+from app.services.tables.turn_clock import all_moved, moved_after, spent, turn_deadline
+from app.wire.messages import OwnView, PublicView, TableInfo, TableSeat, View, ViewSeat
 
 # What a finished round keeps in the hot state; the rest is in the round archive.
 ARCHIVED = "archived"
@@ -77,9 +78,9 @@ def public_table(table: Table) -> TableInfo:
         "created_by": table.created_by.name,
         "game_id": table.game_id,
         "private": table.private,
+        "reserve_seconds": table.reserve_seconds,
+        "on_timeout": table.on_timeout,
     }
-    if table.bot_takeover:  # named only where it is on: a bot plays on for a player who times out
-        info["bot_takeover"] = True
     return info
 
 
@@ -111,6 +112,7 @@ def _waiting_view(table: Table) -> PublicView:
         "commitment": None,
         "seed": None,
         "result": None,
+        "clock": {"reserve_ms": table.reserves()},
     }
 
 
@@ -132,6 +134,7 @@ def public_view(
     view["rematch"] = None if table.rematch is None else table.rematch.to_dict()
     view["spectators"] = spectators
     view["result"] = with_reason(view.get("result"), table)
+    view["clock"] = {"reserve_ms": table.reserves()}
     if view["next_round_at"] is not None:
         # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
         view["deadline"] = None
@@ -142,7 +145,16 @@ def public_view(
         entry["connected"] = entry["seat"] in connected or bot is not None
         if bot is not None:
             entry["bot"] = bot
+    for stand_in in table.stand_ins:
+        _stood_in(view["seats"][stand_in.seat], stand_in.person.name, stand_in.back)
     return view
+
+
+def _stood_in(entry: ViewSeat, name: str, back: bool) -> None:
+    """A seat a computer player holds for `name` (PROTOCOL §2g): whose it is, and whether
+    he has asked for it back."""
+    entry["stand_in_for"] = name
+    entry["reclaiming"] = back
 
 
 def build_view(
@@ -218,8 +230,8 @@ def _lobby_fields(table: Table) -> tuple[object, ...]:
     """The table's fields that `public_table` shows: a change that leaves them all equal (a
     move, as a rule) leaves the lobby's entry as it was."""
     return (table.seats, table.status, table.game_id, table.options, table.turn_seconds,
-            table.round_pause_seconds, table.rated, table.bot_takeover, table.variant,
-            table.created_by, table.private)
+            table.round_pause_seconds, table.rated, table.on_timeout, table.reserve_seconds,
+            table.variant, table.created_by, table.private)
 
 
 def lobby_entry_changed(before: Table | None, after: Table) -> TableInfo | None:
@@ -287,11 +299,15 @@ class Sealed:
 
 def seal(current: Table, step: Step, now: int) -> Sealed:
     """The table `step` makes of `current`, as it is stored: the game's new position, the
-    status, the deadline of the player now on turn and the event log, at the next version.
-    A game that just ended is marked finished in this same write, which also queues its
-    result for the database writer."""
+    status, the reserves and the deadline of the player now on turn (app.services.tables.
+    turn_clock), a seat given back to its person at his turn, the seats that have moved,
+    and the event log, at the next version. A game that just ended is marked finished in
+    this same write, which also queues its result for the database writer; one that ended
+    before every seat had moved is aborted (it pays nothing)."""
     table = step.table
     game = step.game
+    events = list(step.events)
+    rule = step.clock
     archive: list[dict[str, Any]] = []
     status = table.status
     finished_at = table.finished_at
@@ -305,26 +321,40 @@ def seal(current: Table, step: Step, now: int) -> Sealed:
             finished_at = now
         elif game.status == "playing":
             status = "playing"
+    turn = game.turn if game is not None else (stored_game or {}).get("turn")
+    if status == "playing":
+        table, back = seat_returned(table, turn, game.round if game is not None else 0)
+        if back is not None:
+            events.append(back)
+            rule = "run"  # his turn begins (a computer player's time counted against nobody)
+    if rule == "run":
+        table = replace(table, reserve_ms=spent(current, now))
+    moved = moved_after(table.moved, events)
+    unrated = table.unrated_reason
+    if finished and not all_moved(moved, table.players):
+        unrated = ABORTED
     next_round_at = None
     deadline: int | None = None
     pause = table.round_pause_seconds
-    if status == "playing" and pause and any(e["type"] == "round_end" for e in step.events):
+    if status == "playing" and rule == "keep":
+        next_round_at, deadline = current.next_round_at, current.deadline
+    elif status == "playing" and pause and any(e["type"] == "round_end" for e in events):
         # A pause between rounds: the clock wakes at its end (play.expire then starts the
         # first turn's clock), so everyone can look at the round that was just played.
         next_round_at = deadline = now + pause * 1000
     elif status == "playing":
-        deadline = now + table.turn_seconds * 1000
+        deadline = turn_deadline(table, turn, now)
     version = current.version + 1
     # The log's older entries were serialised by the changes that made them: between two
     # moves of a table they have left the caches, and serialising them again was half the
     # cost of the state's JSON at 250 busy tables (31-38 -> 19-24 us a move); the new one, here.
-    entry = LogEntry(version, step.events)
+    entry = LogEntry(version, events)
     log_json = current.log_json
     if log_json is None:
         log_json = tuple(dumps(e.to_dict()) for e in current.log)
     sealed = replace(
         table, game=stored_game, status=status, finished_at=finished_at,
-        next_round_at=next_round_at, deadline=deadline,
+        next_round_at=next_round_at, deadline=deadline, moved=moved, unrated_reason=unrated,
         log=(*current.log, entry)[-LOG_LENGTH:],
         version=version,
         log_json=(*log_json, dumps(entry.to_dict()))[-LOG_LENGTH:],

@@ -216,6 +216,9 @@ export function describeEvents(events, view) {
         lines.push(t("log.bot_takeover", { name: ev.player || who }));
         if (ev.unrated) lines.push(t("log.unrated_takeover"));
         break;
+      case "seat_reclaim":
+        lines.push(t(ev.returned ? "clock.log_back" : "clock.log_asked", { name: ev.player || who }));
+        break;
       case "game_end":
         lines.push(`${t("log.game_over")}: ${resultWords(view, ev.result || {})}`);
         break;

@@ -2,7 +2,7 @@
 // has there (resign with a confirmation, leave a waiting table, notifications).
 
 import { askNotifications, canAskNotifications, setTitle } from "../alerts.js";
-import { post } from "../api.js";
+import { auth, post } from "../api.js";
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { navigate, pill, toast } from "../ui.js";
@@ -46,6 +46,7 @@ export function renderHead(ctx) {
     // Rated or casual first: a phone's one line cuts the subtitle's end.
     bits.unshift(tb.rated ? t("table.rated") : t("table.casual"));
     bits.push(t("table.seconds_per_move", { n: tb.turn_seconds ?? 30 }));
+    if (tb.reserve_seconds) bits.push(t("clock.table_reserve", { n: tb.reserve_seconds }));
     if (tb.round_pause_seconds) bits.push(t("table.pause", { n: tb.round_pause_seconds }));
   }
   el.subtitle.textContent = bits.join(" · ");
@@ -83,7 +84,16 @@ export function renderHead(ctx) {
       ctx.render();
     } }, t("table.enable_notifications")));
   }
-  if (v && !ctx.seated(v) && v.status !== "waiting") actions.push(pill(t("table.watching"), "watching"));
+  // A seat a computer player holds for me since I timed out (PROTOCOL §2g): mine again at
+  // my next turn, once asked for.
+  const me = auth.player;
+  const held = playing && !ctx.seated(v) && me ? (v.seats || []).find((x) => x.stand_in_for === me.name) : null;
+  if (held && held.reclaiming) actions.push(pill(t("clock.reclaim_waiting"), "watching"));
+  else if (held) {
+    actions.push(h("button", { type: "button", class: "primary", "data-testid": "reclaim", onclick: () => {
+      ctx.send({ type: "seat.reclaim" });
+    } }, t("clock.reclaim")));
+  } else if (v && !ctx.seated(v) && v.status !== "waiting") actions.push(pill(t("table.watching"), "watching"));
   if (tb && tb.private) actions.push(pill(t("people.private"), "private"));
   replace(el.headActions, actions);
 }

@@ -62,9 +62,16 @@ export function tick(ctx) {
     el.timer.classList.remove("low");
     return;
   }
-  // The deadline is on the server's clock; state.skew corrects for this machine's.
+  // The deadline is on the server's clock; state.skew corrects for this machine's. It
+  // counts the player's reserve too (PROTOCOL §2g): the turn time runs first, then that.
   const left = v.deadline - ctx.serverNow();
-  el.timer.textContent = duration(left);
+  const reserve = (v.clock && v.clock.reserve_ms && v.clock.reserve_ms[v.turn]) || 0;
+  const turnLeft = left - reserve;
+  const inReserve = reserve > 0 && turnLeft <= 0;
+  el.timer.textContent = inReserve ? t("clock.in_reserve", { time: duration(left) })
+    : reserve > 0 ? t("clock.turn_and_reserve", { time: duration(turnLeft), reserve: duration(reserve) })
+      : duration(left);
+  el.timer.classList.toggle("reserve", inReserve);
   const low = left < WARN_MS;
   el.timer.classList.toggle("low", low);
   if (low && left > 0 && v.turn === v.you && state.warned !== v.deadline) {

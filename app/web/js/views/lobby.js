@@ -96,10 +96,12 @@ function createForm(variants) {
   const optionsBox = h("div", { class: "variant-options" });
   const turn = wholeNumberField({ name: "turn_seconds", min: 5, max: 300, value: 30 });
   const pause = wholeNumberField({ name: "round_pause_seconds", min: 0, max: 30, value: 5 });
+  const reserve = wholeNumberField({ name: "reserve_seconds", min: 0, max: 600, value: 60 });
   const rated = h("input", { type: "radio", name: "rated", value: "rated", checked: true });
   const casual = h("input", { type: "radio", name: "rated", value: "casual" });
   const rulesLink = h("a", { href: "#/rules/goat" }, t("create.rules_link"));
-  const takeover = h("input", { type: "checkbox", name: "bot_takeover" });
+  // Casual tables: a computer player finishes for whoever times out, unless unticked.
+  const takeover = h("input", { type: "checkbox", name: "on_timeout", checked: true });
   const takeoverLabel = h("label", { class: "inline", hidden: true }, takeover, ` ${t("create.bot_takeover")}`);
   const privateBox = h("input", { type: "checkbox", name: "private", "data-testid": "private" });
   for (const radio of [rated, casual]) {
@@ -137,6 +139,7 @@ function createForm(variants) {
     optionsBox,
     h("div", { class: "form-row" },
       h("label", {}, t("create.seconds"), turn.node),
+      h("label", {}, t("clock.reserve_field"), reserve.node),
       h("label", {}, t("create.pause"), pause.node)),
     h("fieldset", { class: "rated" }, h("legend", {}, t("create.ratings")),
       // What Rated means for computer players, told before one chooses.
@@ -158,8 +161,9 @@ function createForm(variants) {
     try {
       const table = await post("/api/tables", {
         variant: variant.value, seats: Number(seats.value), options,
-        turn_seconds: turn.value(), round_pause_seconds: pause.value(), rated: rated.checked,
-        bot_takeover: casual.checked && takeover.checked, private: privateBox.checked,
+        turn_seconds: turn.value(), reserve_seconds: reserve.value(), round_pause_seconds: pause.value(),
+        rated: rated.checked, on_timeout: casual.checked && takeover.checked ? "computer" : "end",
+        private: privateBox.checked,
       });
       navigate(`#/table/${encodeURIComponent(table.id)}`);
     } catch (err) {
