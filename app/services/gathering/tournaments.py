@@ -197,7 +197,8 @@ def _listed(row: Tournament, creator: str | None, winner: str | None, count: int
         "ends_at": epoch_ms(row.ends_at), "finished_at": epoch_ms(row.finished_at),
         "round": row.round, "rounds": row.rounds, "minutes": row.minutes,
         "turn_seconds": row.turn_seconds, "round_pause_seconds": row.round_pause_seconds,
-        "reserve_seconds": row.reserve_seconds, "rated": row.rated, "private": row.private, "max_players": row.max_players,
+        "reserve_seconds": row.reserve_seconds, "rated": row.rated, "private": row.private,
+        "max_players": row.max_players,
         "winner": winner if row.status == "finished" else None,
         "players": [], "tables": [], "player_count": count,
     }
