@@ -201,9 +201,11 @@ def test_resigning_asks_first_and_ends_the_game(server: Server, open_tab) -> Non
     a.page.get_by_role("button", name="Resign").click()
     a.page.get_by_role("button", name="Yes, resign").click()
     for tab in (a, b):
-        # A resignation says so (not "ran out of time"); a casual table shows no rating line.
+        # A resignation says so (not "ran out of time"); one before every seat has moved is
+        # an aborted game, which the card says pays nothing (PROTOCOL §2g).
         expect_resignation_told(tab, olya)
-        expect(tab.page.locator("[data-testid=result]")).to_contain_text("casual table")
+        expect(tab.page.locator("[data-testid=result]")).to_contain_text(
+            "Aborted before every player had moved")
     for tab in (a, b):
         tab.assert_clean()
 
@@ -221,6 +223,7 @@ def test_the_turn_clock_counts_down_right_on_a_browser_whose_clock_is_wrong(
     form = a.page.locator("[data-testid=create-table]")
     form.locator("select[name=seats]").select_option("2")
     form.locator("input[name=turn_seconds]").fill("30")
+    form.locator("input[name=reserve_seconds]").fill("0")  # the turn's own clock alone
     form.get_by_role("button", name="Create table").click()
     a.page.wait_for_url(re.compile(r"#/table/"))
     table_id = a.page.url.split("#/table/")[1]

@@ -22,7 +22,15 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.bots.test_tables import bot_env
-from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, Tab, shot, wait_for_record
+from tests.e2e.browser import (
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    Tab,
+    shot,
+    take_turn,
+    wait_for_record,
+)
 from tests.servers import Server, run_server
 
 PASSWORD = "correct horse battery"
@@ -431,8 +439,10 @@ def test_sign_up_shows_its_name_rule_and_says_which_name_is_taken(
 
 def test_the_result_card_says_what_rating_points_are(bot_server: Server, tabs: Any) -> None:
     """A rated game cut short by a resignation: the card says rating points never go down
-    and why the others gained; the resigner's 0 is not shown as a winner's gain."""
-    (quitter, token), (_stayer, other) = register(bot_server, "rq"), register(bot_server, "rs")
+    and why the others gained; the resigner's 0 is not shown as a winner's gain. (Each
+    player moves first: a game resigned before every seat has moved is aborted and pays
+    nothing, PROTOCOL §2g.)"""
+    (quitter, token), (stayer, other) = register(bot_server, "rq"), register(bot_server, "rs")
     with httpx.Client(base_url=bot_server.url, timeout=30) as http:
         r = http.post("/api/tables", headers=token, json={
             "variant": "goat", "seats": 2, "turn_seconds": 300, "rated": True})
@@ -444,6 +454,17 @@ def test_the_result_card_says_what_rating_points_are(bot_server: Server, tabs: A
     sign_in(tab, bot_server, quitter)
     page = tab.page
     page.goto(f"{bot_server.url}/#/table/{table_id}")
+    second = tabs(DESKTOP)
+    sign_in(second, bot_server, stayer)
+    second.page.goto(f"{bot_server.url}/#/table/{table_id}")
+    moved = [False, False]
+    for _ in range(60):
+        for i, p in enumerate((page, second.page)):
+            moved[i] = take_turn(p) or moved[i]
+        if all(moved):
+            break
+        page.wait_for_timeout(200)
+    assert all(moved), moved
     page.locator("[data-testid=resign]").click()
     page.locator("[data-testid=resign-yes]").click()
     page.locator("[data-testid=close-summary]").click()

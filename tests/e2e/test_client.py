@@ -54,6 +54,7 @@ def create_table(
     form.locator("select[name=seats]").select_option(str(seats))
     form.locator("input[name=turn_seconds]").fill(str(turn))
     form.locator("input[name=round_pause_seconds]").fill(str(pause))
+    form.locator("input[name=reserve_seconds]").fill("0")  # the turn's own clock alone
     if fish:
         form.locator(f"input[name=fish_rule][value={fish}]").check()
     if casual:

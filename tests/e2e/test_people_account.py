@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import random
+from typing import Any
 
 import httpx
 
 from app.engine import replay_record
-from tests.e2e.client import Account, create_table, register
+from tests.e2e.client import Account, Player, autoplay, create_table, register
 from tests.servers import Server
 
 PASSWORD = "password123"  # tests.e2e.client.register's
@@ -29,6 +31,25 @@ async def _finished_game(a: httpx.AsyncClient, b: httpx.AsyncClient, x: Account,
                          json={})).status_code == 200
     playing = (await a.get(f"/api/tables/{table['id']}")).json()
     assert playing["status"] == "playing"
+    # Each plays once: a game left before every seat has moved is aborted and pays no
+    # rating (PROTOCOL §2g), and this one must pay.
+    moved: dict[int, int] = {x.id: 0, y.id: 0}
+
+    def mover(who: Account) -> Any:
+        async def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+            moved[who.id] += 1
+            return dict(rng.choice(view["legal"]))
+        return choose
+
+    sockets = [await Player(http.base_url.copy_with(scheme="ws").join("/ws").__str__(),
+                            who).connect() for http, who in ((a, x), (b, y))]
+    for s in sockets:
+        await s.request({"type": "table.subscribe", "table_id": table["id"]})
+    await asyncio.gather(*(autoplay(s, table["id"], random.Random(i), timeout=60,
+                                    choose=mover(who), stop=lambda _: min(moved.values()) > 0)
+                           for i, (s, who) in enumerate(zip(sockets, (x, y), strict=True))))
+    for s in sockets:
+        await s.close()
     return str(playing["game_id"]), str(table["id"])
 
 
