@@ -21,7 +21,9 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    false,
 )
+from sqlalchemy import text as sql
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -68,6 +70,14 @@ class Player(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # A deleted account: it cannot sign in, its name stays taken, its games show "deleted-<id>".
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # PROTOCOL §2h: a moderator (granted and taken back by an operator, `domino moderator`).
+    moderator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Suspended while `suspension` (the moderator's reason) is set and `suspended_until` is
+    # None (until lifted) or later than now; muted in chat until `muted_until`.
+    suspension: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    suspended_until: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True)
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class FriendLink(Base):
@@ -206,6 +216,9 @@ class GamePlayer(Base):
     outcome: Mapped[str] = mapped_column(String(4))  # "won" | "lost" | "draw"
     # The Glicko-2 rating after this game (rated games only), for the player's history.
     skill_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # A moderator removed what this game paid (PROTOCOL §2h, RULES §1.9): `points` is then 0
+    # and the audit log keeps what it was.
+    gains_removed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (Index("ix_game_players_player_id", "player_id"),)
 
@@ -322,6 +335,53 @@ class TournamentTable(Base):
     points: Mapped[list[float] | None] = mapped_column(JSONType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Report(Base):
+    """A player's report of another to the moderators (PROTOCOL §2h). One open report per
+    reporter, reported player and reason (a partial unique index holds it under races)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    reported_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(String(8))  # cheating | abuse | name | other
+    game_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    status: Mapped[str] = mapped_column(String(8))  # "open" | "closed"
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    closed_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    __table_args__ = (
+        Index("ix_reports_status_id", "status", "id"),
+        Index("ix_reports_reported_id", "reported_id"),
+        Index("uq_reports_open", "reporter_id", "reported_id", "reason", unique=True,
+              postgresql_where=sql("status = 'open'"), sqlite_where=sql("status = 'open'")),
+    )
+
+
+class ModerationEntry(Base):
+    """One line of the audit log (PROTOCOL §2h): who did what to whom, when and why.
+    Written once, never changed or deleted (append-only)."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # None: an operator at the command line (`domino moderator`).
+    moderator_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    action: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(String(500))
+    # What the action did: its duration, the names of a rename, each game's removed gains.
+    details: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    # A rename's former name key: it stays reserved, and signing in with it is told why.
+    former_key: Mapped[str | None] = mapped_column(String(60), nullable=True, index=True)
+    report_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_moderation_log_player_id_id", "player_id", "id"),)
 
 
 class Review(Base):
