@@ -1,4 +1,4 @@
-"""The `domino` command: serve, worker, migrate, replay, cancel-tournament."""
+"""The `domino` command: serve, worker, migrate, replay, cancel-tournament, moderator."""
 
 from __future__ import annotations
 
@@ -338,6 +338,33 @@ def _cancel_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _moderator(args: argparse.Namespace) -> int:
+    """An operator makes a player a moderator, or takes the role back (`--revoke`); the
+    audit log keeps it (PROTOCOL §2h). It takes effect at the player's next request."""
+    import asyncio
+
+    from app.config import settings
+    from app.db.session import Database
+    from app.services.moderation.roles import set_role
+    from app.services.tables.transact import ServiceError
+
+    async def change() -> str:
+        db = Database(settings.database_url)
+        try:
+            return await set_role(db, args.name, not args.revoke, args.reason)
+        finally:
+            await db.dispose()
+
+    try:
+        name = asyncio.run(change())
+    except ServiceError as error:
+        print(f"domino moderator: refused: {error.message}", file=sys.stderr, flush=True)
+        return 1
+    done = "is no longer a moderator" if args.revoke else "is a moderator"
+    print(f"domino moderator: {name} {done}", flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="domino", description="The domino server.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -357,6 +384,13 @@ def build_parser() -> argparse.ArgumentParser:
                             help="cancel a waiting or running tournament (an operator's)")
     cancel.add_argument("tournament_id")
     cancel.set_defaults(func=_cancel_tournament)
+    moderator = sub.add_parser("moderator",
+                               help="make a player a moderator, or take it back (an operator's)")
+    moderator.add_argument("name")
+    moderator.add_argument("--revoke", action="store_true", help="take the role back")
+    moderator.add_argument("--reason", default="by the operator",
+                           help="why, for the audit log")
+    moderator.set_defaults(func=_moderator)
     return parser
 
 

@@ -62,6 +62,10 @@ ErrorKey = Literal[
     "body_too_large",
     # bounded inputs and fair ratings
     "nul_refused", "rating_range_bounds", "rated_game_already",
+    # reports and moderation
+    "chat_muted", "report_yourself", "report_not_in_game", "no_report", "report_closed",
+    "moderators_only", "mod_yourself", "mod_on_moderator", "mod_bad_name", "mod_no_gains",
+    "account_suspended", "account_suspended_until", "account_renamed",
 ]
 ERROR_KEYS: tuple[str, ...] = get_args(ErrorKey)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response, status
+from fastapi.responses import JSONResponse
 
 from app.api.deps import (
     SESSION_COOKIE,
@@ -15,7 +16,7 @@ from app.api.deps import (
     SessionDep,
     SessionsDep,
 )
-from app.api.i18n import Refusal
+from app.api.i18n import Refusal, words_of
 from app.api.ratelimit import LimitedPlayer, export_limit, signin_name_limit
 from app.api.schemas import (
     AccountDeletion,
@@ -31,6 +32,9 @@ from app.api.tables import _refusals
 from app.config import settings
 from app.services.accounts import credentials, own_data
 from app.services.accounts.sessions import Sessions
+from app.services.errors import ServiceError
+from app.services.moderation import standing
+from app.words import pick_language
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -73,16 +77,39 @@ async def register(
     return await _session(response, sessions, player)
 
 
-@router.post("/auth/login", responses={401: {"model": Detail}})
+@router.post("/auth/login", response_model=Session,
+             responses={401: {"model": Detail}, 403: {"model": Detail}})
 async def login(
     body: LoginCredentials, session: SessionDep, sessions: SessionsDep, response: Response,
     request: Request,
-) -> Session:
+) -> Session | JSONResponse:
     await signin_name_limit(request, body.username)
     player = await credentials.authenticate(session, body.username, body.password)
+    lang = pick_language(request.headers.get("accept-language"))
     if player is None:
+        renamed = await standing.renamed(session, body.username, body.password)
+        if renamed is not None:  # PROTOCOL §2h: told his new name, and why
+            return _refused(renamed, lang, {"renamed": {"name": renamed.name,
+                                                        "reason": renamed.reason}})
         raise Refusal(status.HTTP_401_UNAUTHORIZED, "wrong_credentials")
-    return await _session(response, sessions, player)
+    suspended = await standing.refusal(session, player.id)
+    if suspended is None:
+        made = await _session(response, sessions, player)
+        # Suspended while the session was being opened: its suspension revoked the
+        # sessions it saw, so this one is revoked here.
+        suspended = await standing.refusal(session, player.id)
+        if suspended is None:
+            return made
+        await sessions.revoke_all(player.id)
+    return _refused(suspended, lang, {"suspended": {"reason": suspended.reason,
+                                                    "until": suspended.until}})
+
+
+def _refused(error: ServiceError, lang: str, extra: dict[str, Any]) -> JSONResponse:
+    """A sign-in refused for a reason a moderator gave (PROTOCOL §2h): 403, the words in
+    the reader's language, and the reason whole beside them."""
+    return JSONResponse({"detail": words_of(error, lang), **extra},
+                        status_code=status.HTTP_403_FORBIDDEN)
 
 
 @router.post("/auth/logout", responses={503: {"model": Detail}})
@@ -161,4 +188,6 @@ async def delete_me(
 @router.get("/me", responses={401: {"model": Detail}}, response_model_exclude_none=True)
 async def me(player: CurrentPlayer, session: SessionDep) -> Me:
     ratings = await credentials.ratings_of(session, player.id)
-    return Me.model_validate({"id": player.id, "name": player.name, "ratings": ratings})
+    moderator = await standing.is_moderator(session, player.id)
+    return Me.model_validate({"id": player.id, "name": player.name, "ratings": ratings,
+                              "moderator": moderator or None})

@@ -121,6 +121,7 @@ ERROR_CODES = (
     "rate_limited",
     "bad_request",
     "unauthorized",
+    "muted",
     "not_found",
     "not_seated",
     "game_over",

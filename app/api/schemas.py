@@ -91,6 +91,8 @@ class Me(BaseModel):
     id: int
     name: str
     ratings: dict[str, VariantRating]
+    # PROTOCOL §2h: shown (true) to moderators only
+    moderator: bool | None = None
 
 
 class LeaderboardEntry(RatingFigures):

@@ -95,7 +95,7 @@ async def handle_frame(conn: Connection, text: str | None) -> bool:
     except ServiceError as error:
         if await within(conn, charge, msg_id):
             conn.error(error.code, words_of(error, conn.lang), msg_id,
-                       RETRY_MS if error.code == "unavailable" else None)
+                       RETRY_MS if error.code == "unavailable" else error.retry_ms)
     except WriteUnknown as error:
         # Sent, and not answered in time: it may be made yet (PROTOCOL §2a `not_known`);
         # the client reads the table again rather than trusting "nothing changed".

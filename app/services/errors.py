@@ -30,6 +30,8 @@ class ServiceError(Exception):
     params: Mapping[str, Param]
     message: str
     status: int
+    # How long until asking again may succeed (a muted chat's end), told to the socket.
+    retry_ms: int | None = None
 
     def __init__(self, code: str, key: ErrorKey, status: int, **params: Param) -> None:
         self._hold(code, key, params, say(key, params), status)

@@ -6,6 +6,7 @@ import secrets
 
 from app.config import Settings
 from app.db.session import Database
+from app.live.chat_log import ChatLog
 from app.live.hub import Hub
 from app.live.ratelimit import RateLimiter
 from app.live.store import LiveStore, connect
@@ -17,6 +18,7 @@ from app.services.fanout.notices import PlayerNotices
 from app.services.fanout.tournament_feed import TournamentFeed
 from app.services.gathering.seeks import Seeks
 from app.services.gathering.tournament_director import Director
+from app.services.moderation.actions import Moderation
 from app.services.people.blocks import Blocks
 from app.services.people.challenges import Challenges
 from app.services.people.friends import Friends
@@ -77,6 +79,9 @@ class LiveTables:
         self.friends = Friends(self.store, db, self.notices, self.caps)
         self.blocks = Blocks(db, self.notices)
         self.challenges = Challenges(db, self.notices)
+        # Reports and moderation (PROTOCOL §2h): chat kept for the moderators, the actions.
+        self.chat_log = ChatLog(self.store)
+        self.moderation = Moderation(db, self.chat_log, self.sessions, self.notices)
         self.tournaments = TournamentFeed(self.store, self.hub, db)
         self.director = Director(self.store, db, self.notices, self.tournaments, self.recovery,
                                  self.process_id)

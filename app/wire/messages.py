@@ -27,6 +27,7 @@ from app.engine.options import OptionValue
 from app.engine.values import PlacementDict
 from app.engine.values import Result as EngineResult
 from app.wire.events import TaggedEvent
+from app.wire.moderation import ModerationNotice
 
 # The version of this protocol, sent in `welcome`: raised only by a change that breaks
 # a client written for the one before (PROTOCOL: a renamed field or message).
@@ -403,13 +404,14 @@ class BlockUpdate(_Frame):
 # Those a player must be told, kept until he has acted on them (app.services.fanout.notices).
 KeptNotice = SeekMatched | SeekEnded | TournamentPairing
 # Every message for a player, whichever tables he watches.
-Notice = KeptNotice | FriendUpdate | ChallengeNew | ChallengeUpdate | BlockUpdate
+Notice = KeptNotice | FriendUpdate | ChallengeNew | ChallengeUpdate | BlockUpdate \
+    | ModerationNotice
 
 ServerMessage = Annotated[
     Welcome | Error | Pong | TableState | TablePresence | TableHeartbeat | TableRemoved
     | TableRematch | RematchReply | Lobby | LobbyUpdate | LobbyRemove | ChatLine
     | SeekMatched | SeekEnded | TournamentUpdate | TournamentPairing | FriendUpdate
-    | ChallengeNew | ChallengeUpdate | BlockUpdate,
+    | ChallengeNew | ChallengeUpdate | BlockUpdate | ModerationNotice,
     Field(discriminator="type"),
 ]
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from app.domain.text import readable
 from app.engine import Game, IllegalMove
+from app.live.chat_log import ChatLog, SaidLine
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Outage
 from app.services.tables.bot_seats import hand_over, is_bot, reclaimed
@@ -278,17 +279,32 @@ async def reclaim(store: LiveStore, player_id: int, table_id: str) -> Change:
     return change
 
 
+class Muted(ServiceError):
+    """A moderator muted the player's chat (PROTOCOL §2h): `retry_ms` until it ends."""
+
+    def __init__(self, until: int) -> None:
+        super().__init__("muted", "chat_muted", 403, minutes=max(1, -(-(until - now_ms())
+                                                                      // 60_000)))
+        self.retry_ms = max(0, until - now_ms())
+
+
 async def chat(
     store: LiveStore, player_id: int, name: str, table_id: str, text: str, origin: str
 ) -> ChatLine:
-    """Say `text` to everyone at the table; not a table change (no new seq)."""
+    """Say `text` to everyone at the table; not a table change (no new seq). The line is
+    kept for the moderators (app.live.chat_log), unless the player is muted."""
     text = readable(text)
     if not text.strip():  # the client's own mistake: first of the errors (PROTOCOL §2)
         raise ServiceError("bad_request", "chat_empty", 422)
+    log = ChatLog(store)
+    muted = await log.muted_until(player_id)
+    if muted is not None:
+        raise Muted(muted)
     table = await loaded(store, table_id)
     if table.seat_of(player_id) is None:
         raise ServiceError("not_seated", "chat_seated_only", 409)
     message: ChatLine = {
         "type": "chat", "table_id": table_id, "from": name, "text": text, "at": now_ms()}
     await store.publish_table(table_id, {"kind": "chat", "message": message, "origin": origin})
+    await log.keep(SaidLine(table_id, player_id, name, text, message["at"]))
     return message
