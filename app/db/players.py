@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Player
+from app.db.models import ModerationEntry, Player
 
 
 async def names(session: AsyncSession, player_ids: Iterable[int]) -> dict[int, str]:
@@ -53,10 +53,14 @@ async def login_of(session: AsyncSession, key: str) -> Login | None:
 
 async def taken(session: AsyncSession, key: str, skeleton: str) -> bool:
     """Whether a name with this key (any case) or skeleton (a look-alike) exists, deleted
-    accounts' names included: they stay reserved."""
+    accounts' names included: they stay reserved; so do the names a moderator renamed a
+    player away from (PROTOCOL §2h)."""
     found = await session.scalar(select(Player.id).where(
         (Player.name_key == key) | (Player.name_skeleton == skeleton)).limit(1))
-    return found is not None
+    if found is not None:
+        return True
+    return await session.scalar(select(ModerationEntry.id).where(
+        ModerationEntry.former_key == key).limit(1)) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -137,8 +137,7 @@ class Moderation:
             raise ServiceError("bad_request", "mod_bad_name", 422)
         key, skeleton = names.key(new), names.skeleton(new)
         former = names.key(standing.name)
-        if key != former and (await players.taken(session, key, skeleton)
-                              or await moderation.renamed_from(session, key) is not None):
+        if key != former and await players.taken(session, key, skeleton):
             raise ServiceError("bad_request", "name_taken", 409)
         await moderation.rename(session, standing.id, new, key, skeleton)
         return _Done(_with(standing, name=new), {"from": standing.name, "to": new},
