@@ -12,10 +12,12 @@ import { signOut, toast } from "./ui.js";
 import { loadVariants } from "./variants.js";
 import { startGathering } from "./gather.js";
 import { startPeople } from "./people.js";
+import { startModerationNotices } from "./report.js";
 import { renderAuth } from "./views/auth.js";
 import { renderFriends } from "./views/friends.js";
 import { renderLeaderboard } from "./views/leaderboard.js";
 import { renderLobby } from "./views/lobby.js";
+import { renderModeration } from "./views/moderation.js";
 import { renderPlayer } from "./views/player.js";
 import { renderReplay } from "./views/replay.js";
 import { renderRules } from "./views/rules.js";
@@ -39,11 +41,17 @@ function renderHeader() {
   const area = document.getElementById("user-area");
   const player = auth.player;
   if (player) {
+    const moderationLink = h("a", { href: "#/moderation", "data-nav": "moderation", "data-testid": "nav-moderation", hidden: true }, t("mod.nav"));
     replace(area,
       h("a", { href: `#/player/${encodeURIComponent(player.name)}`, class: "me", "data-testid": "me" }, nameTag(player.name)),
       h("a", { href: "#/friends", "data-nav": "friends", "data-testid": "nav-friends" }, t("people.friends")),
       h("a", { href: "#/settings", "data-nav": "settings", "data-testid": "nav-settings" }, t("settings.title")),
+      moderationLink,
       h("button", { type: "button", class: "link-button", onclick: signOut }, t("nav.sign_out")));
+    // A moderator's link, once the server says he is one (PROTOCOL §2h).
+    get("/api/me").then((me) => {
+      moderationLink.hidden = !(me && me.moderator);
+    }).catch(() => {});
   } else {
     // From a table (an invite), signing in or up comes back to it.
     replace(area, h("a", { href: "#/signin", onclick: () => {
@@ -99,6 +107,7 @@ const ROUTES = [
   [/^#\/settings$/, () => (root) => renderSettings(root)],
   [/^#\/lobby$/, () => (root) => renderLobby(root)],
   [/^#\/tournaments$/, () => (root) => renderTournaments(root)],
+  [/^#\/moderation$/, () => (root) => renderModeration(root)],
   [/^#\/tournament\/([^/?]+)$/, (m) => (root) => renderTournament(root, decodeURIComponent(m[1]))],
 ];
 
@@ -201,6 +210,7 @@ if (openedAt) socket.follow(decodeURIComponent(openedAt[1]));
 socket.connect();
 startGathering();
 startPeople();
+startModerationNotices();
 checkSession();
 // Variant names and option words come from the server: draw the first page once they are here.
 loadVariants().catch(() => {}).finally(route);

@@ -4,6 +4,7 @@
 import { api, auth, get, post } from "../api.js";
 import { formatDate, h, nameTag, s, signed } from "../dom.js";
 import { num, t } from "../i18n.js";
+import { reportButton } from "../report.js";
 import { toast } from "../ui.js";
 import { loadVariants } from "../variants.js";
 import { variantName } from "../words.js";
@@ -95,7 +96,7 @@ function peopleActions(name) {
 export async function renderPlayer(root, name) {
   const section = h("section", { class: "player-page" }, h("h1", {}, nameTag(name)));
   root.append(section);
-  if (auth.signedIn && auth.player.name.toLowerCase() !== name.toLowerCase()) section.append(peopleActions(name));
+  if (auth.signedIn && auth.player.name.toLowerCase() !== name.toLowerCase()) section.append(peopleActions(name), reportButton([name]));
   let page;
   try {
     page = await get(`/api/players/${encodeURIComponent(name)}`);

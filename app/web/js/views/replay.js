@@ -1,11 +1,12 @@
 // The replay viewer: steps through a finished game move by move. The positions
 // (every hand, draw and knock) come from the server's engine, never re-derived here.
 
-import { get } from "../api.js";
+import { auth, get } from "../api.js";
 import { h, replace, signed } from "../dom.js";
 import { renderLayout } from "../board.js";
 import { controlIcon } from "../icons.js";
 import { num, t, tileName } from "../i18n.js";
+import { reportButton } from "../report.js";
 import { standingCell } from "../scores.js";
 import { goatIcon, parseTile, tileSvg } from "../tiles.js";
 import { endWords, reviewPanel } from "./review.js";
@@ -123,6 +124,9 @@ export async function renderReplay(root, gameId, options = {}) {
     controls, slider, notes, board, handsBox, standings, resultCard);
   const review = reviewPanel(gameId, steps, players, (i) => go(i), Boolean(options.review));
   section.append(review.panel);
+  // A finished game's players may be reported from its replay (PROTOCOL §2h): people only.
+  const others = record.players.filter((p, seat) => !bots[seat] && auth.signedIn && p !== auth.player.name);
+  if (result && others.length) section.append(reportButton(others, gameId));
 
   function drawHands(step) {
     replace(handsBox, step.hands.map((tiles, seat) => h("div", {
