@@ -1,6 +1,7 @@
 // HTTP calls and who is signed in. The session itself is the server's HttpOnly cookie,
 // which no script can read: the browser sends it with every request and the websocket
-// handshake. Only the player's public id and name are kept here, to draw the page.
+// handshake. Only the player's public id and name are kept here, to draw the page (and
+// whether he is a moderator, for the link to the moderators' page).
 
 import { lang, t } from "./i18n.js";
 
@@ -20,7 +21,7 @@ export const auth = {
     return Boolean(this.player);
   },
   set(player) {
-    localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: player.id, name: player.name }));
+    localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: player.id, name: player.name, moderator: Boolean(player.moderator) }));
   },
   clear() {
     localStorage.removeItem(PLAYER_KEY);

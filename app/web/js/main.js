@@ -41,17 +41,13 @@ function renderHeader() {
   const area = document.getElementById("user-area");
   const player = auth.player;
   if (player) {
-    const moderationLink = h("a", { href: "#/moderation", "data-nav": "moderation", "data-testid": "nav-moderation", hidden: true }, t("mod.nav"));
     replace(area,
       h("a", { href: `#/player/${encodeURIComponent(player.name)}`, class: "me", "data-testid": "me" }, nameTag(player.name)),
       h("a", { href: "#/friends", "data-nav": "friends", "data-testid": "nav-friends" }, t("people.friends")),
       h("a", { href: "#/settings", "data-nav": "settings", "data-testid": "nav-settings" }, t("settings.title")),
-      moderationLink,
+      // A moderator's link, once the server has said he is one (PROTOCOL §2h).
+      player.moderator ? h("a", { href: "#/moderation", "data-nav": "moderation", "data-testid": "nav-moderation" }, t("mod.nav")) : null,
       h("button", { type: "button", class: "link-button", onclick: signOut }, t("nav.sign_out")));
-    // A moderator's link, once the server says he is one (PROTOCOL §2h).
-    get("/api/me").then((me) => {
-      moderationLink.hidden = !(me && me.moderator);
-    }).catch(() => {});
   } else {
     // From a table (an invite), signing in or up comes back to it.
     replace(area, h("a", { href: "#/signin", onclick: () => {
