@@ -3,7 +3,7 @@
 // with the actions, and the whole audit log, paged. Reached by moderators only.
 
 import { get, post } from "../api.js";
-import { formatDate, h, replace } from "../dom.js";
+import { formatDate, h, nameTag, replace } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { toast } from "../ui.js";
 import { variantName } from "../words.js";
@@ -34,10 +34,12 @@ function paged(load, testid) {
 
 function entryLine(e) {
   return h("li", { class: "mod-entry", "data-testid": "mod-entry" },
-    h("span", { class: "muted" }, formatDate(e.at)), " ",
-    h("strong", {}, e.moderator ?? t("mod.operator")), " → ",
-    h("a", { href: `#/player/${path(e.player)}` }, e.player), ": ",
-    t(`mod.action_${e.action}`), " — ", h("bdi", {}, e.reason));
+    h("span", { class: "muted" }, formatDate(e.at)), " · ",
+    h("strong", {}, t(`mod.action_${e.action}`)), " · ",
+    h("a", { href: `#/player/${path(e.player)}` }, nameTag(e.player)), " · ",
+    // The name isolated (FSI…PDI): a right-to-left name in a left-to-right line and back.
+    h("span", { class: "muted" }, t("mod.by", { name: `\u2068${e.moderator ?? t("mod.operator")}\u2069` })), " · ",
+    h("bdi", {}, e.reason));
 }
 
 export async function renderModeration(root) {
@@ -64,11 +66,12 @@ export async function renderModeration(root) {
     if (!standing.length) standing.push(t("mod.good_standing"));
     const games = data.recent_games.map((g) => ({ g, box: h("input", { type: "checkbox", value: g.game_id, disabled: !g.rated || g.gains_removed }) }));
     replace(file,
-      h("h2", {}, h("a", { href: `#/player/${path(p.name)}` }, p.name)),
+      h("h2", {}, h("a", { href: `#/player/${path(p.name)}` }, nameTag(p.name))),
       h("p", { "data-testid": "mod-standing" }, standing.join(" · ")),
       h("p", { class: "muted" }, t("mod.open_count", { n: num(data.open_reports) })),
       actionForm(p.name, games, () => openFile(p.name)),
       h("h3", {}, t("mod.recent_games")),
+      games.length ? null : h("p", { class: "muted" }, t("player.no_games")),
       h("ul", { class: "mod-games" }, games.map(({ g, box }) => h("li", {},
         h("label", {}, box, " ", formatDate(g.finished_at), " · ", variantName(g.variant), " · ", g.outcome, " · ", num(g.points),
           g.gains_removed ? h("span", { class: "muted" }, ` (${t("mod.removed")})`) : null),
@@ -76,9 +79,9 @@ export async function renderModeration(root) {
       h("h3", {}, t("mod.chat")),
       data.chat.length ? data.chat.map((table) => h("ul", { class: "mod-chat", "data-testid": "mod-chat" },
         table.lines.map((line) => h("li", {}, h("span", { class: "muted" }, formatDate(line.at)), " ",
-          h("strong", {}, line.name), ": ", h("bdi", {}, line.text)))))
+          h("strong", {}, nameTag(line.name)), ": ", h("bdi", {}, line.text)))))
         : h("p", { class: "muted" }, t("mod.no_chat")),
-      h("h3", {}, t("mod.log")),
+      h("h3", {}, t("mod.player_log")),
       data.log.length ? h("ul", {}, data.log.map(entryLine)) : h("p", { class: "muted" }, t("mod.no_log")));
   }
 
@@ -128,8 +131,8 @@ export async function renderModeration(root) {
     replace(list, page.reports.length ? h("ul", {}, page.reports.map((r) => {
       const why = h("input", { type: "text", maxlength: 500, "aria-label": t("mod.why"), placeholder: t("mod.why") });
       return h("li", { class: "card mod-report", "data-testid": "mod-report" },
-        h("p", {}, h("button", { type: "button", class: "link-button", onclick: () => openFile(r.name) }, r.name), " · ",
-          t(`mod.reason_${r.reason}`), " · ", h("span", { class: "muted" }, t("mod.reported_by", { name: r.reporter }), " · ", formatDate(r.created_at)),
+        h("p", {}, h("button", { type: "button", class: "link-button", onclick: () => openFile(r.name) }, nameTag(r.name)), " · ",
+          t(`mod.reason_${r.reason}`), " · ", h("span", { class: "muted" }, t("mod.reported_by", { name: `\u2068${r.reporter}\u2069` }), " · ", formatDate(r.created_at)),
           r.game_id ? [" · ", h("a", { href: `#/replay/${path(r.game_id)}` }, t("result.replay"))] : null),
         r.text ? h("p", {}, h("bdi", {}, r.text)) : null,
         h("div", { class: "actions" }, why, h("button", { type: "button", onclick: async () => {
