@@ -24,6 +24,7 @@ from app.wire.moderation import (
     Action,
     ActionDone,
     LogPage,
+    NoticePage,
     PlayerFile,
     ReportInfo,
     ReportPage,
@@ -133,6 +134,25 @@ async def report(body: ReportBody, player: LimitedPlayer, live: LiveDep, request
     if not new:
         response.status_code = status.HTTP_200_OK
     return filed
+
+
+class SeenBody(BaseModel):
+    model_config = STRICT
+    entry: int = Field(ge=1, le=2**31 - 1)
+
+
+@router.get("/me/notices", responses=_failures(401), response_model=None)
+async def my_notices(player: LimitedPlayer, live: LiveDep) -> NoticePage:
+    """What moderators did about the caller that he has not read yet (PROTOCOL §2h)."""
+    return await live.moderation.unseen(player.id)
+
+
+@router.post("/me/notices/seen", status_code=status.HTTP_204_NO_CONTENT,
+             responses=_failures(401))
+async def notices_seen(body: SeenBody, player: LimitedPlayer, live: LiveDep) -> Response:
+    """He has read his notices up to `entry`."""
+    await live.moderation.seen(player.id, body.entry)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/mod/reports", responses=_failures(401, 403, 404), response_model=None)

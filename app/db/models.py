@@ -78,6 +78,8 @@ class Player(Base):
     suspended_until: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True)
     muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The last line of the audit log about him that he has read (his notices: PROTOCOL §2h).
+    notices_seen: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class FriendLink(Base):

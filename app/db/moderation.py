@@ -299,3 +299,23 @@ async def recent_games(session: AsyncSession, player_id: int, limit: int
         .where(GamePlayer.player_id == player_id)
         .order_by(Game.finished_at.desc(), Game.id.desc()).limit(limit))
     return [tuple(row) for row in rows.all()]  # type: ignore[misc]
+
+
+async def unseen(session: AsyncSession, player_id: int, actions: Sequence[str], limit: int
+                 ) -> list[EntryRow]:
+    """The lines about the player (of these actions) newer than the last he has read,
+    the newest first."""
+    seen = select(Player.notices_seen).where(Player.id == player_id).scalar_subquery()
+    rows = await session.execute(
+        select(ModerationEntry).where(ModerationEntry.player_id == player_id,
+                                      ModerationEntry.action.in_(list(actions)),
+                                      ModerationEntry.id > seen)
+        .order_by(ModerationEntry.id.desc()).limit(limit))
+    return [EntryRow(e.id, None, "", e.action, e.reason, e.details, e.report_id,
+                     e.created_at) for e in rows.scalars()]
+
+
+async def mark_seen(session: AsyncSession, player_id: int, entry_id: int) -> None:
+    """He has read his notices up to line `entry_id` (never going back)."""
+    await session.execute(update(Player).where(
+        Player.id == player_id, Player.notices_seen < entry_id).values(notices_seen=entry_id))

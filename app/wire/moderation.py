@@ -15,15 +15,23 @@ Logged = Literal[Action, "close_report", "grant", "revoke"]
 
 class ModerationNotice(TypedDict):
     """To every socket of a player a moderator acted on (a warning, a mute, a rename, his
-    rating gains removed): what was done and why; `until` (ms) ends a mute, `name` is a
-    rename's new name."""
+    rating gains removed): what was done and why, its line of the audit log (`entry`)
+    and when (`at`); `until` (ms) ends a mute, `name` is a rename's new name."""
 
     id: NotRequired[JsonValue]
     type: Literal["moderation.notice"]
     action: Action
     reason: str
+    entry: int
+    at: int
     until: NotRequired[int | None]
     name: NotRequired[str]
+
+
+class NoticePage(TypedDict):
+    """GET /api/me/notices: the notices he has not read yet, the newest first."""
+
+    notices: list[ModerationNotice]
 
 
 class ReportInfo(TypedDict):

@@ -1,5 +1,5 @@
 """Reports and moderation (PROTOCOL §2h): the moderator role, a player's suspension and
-chat mute, reports, the append-only audit log, and the mark of a game whose gains a
+chat mute and the last of his notices he has read, reports, the append-only audit log, and the mark of a game whose gains a
 moderator removed.
 
 Revision ID: 0014_moderation
@@ -28,6 +28,8 @@ def upgrade() -> None:
         batch.add_column(sa.Column("suspended_until", sa.DateTime(timezone=True),
                                    nullable=True))
         batch.add_column(sa.Column("muted_until", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("notices_seen", sa.Integer(), nullable=False,
+                                   server_default="0"))
     with op.batch_alter_table("game_players") as batch:
         batch.add_column(sa.Column("gains_removed", sa.Boolean(), nullable=False,
                                    server_default=sa.false()))
@@ -84,6 +86,7 @@ def downgrade() -> None:
     with op.batch_alter_table("game_players") as batch:
         batch.drop_column("gains_removed")
     with op.batch_alter_table("players") as batch:
+        batch.drop_column("notices_seen")
         batch.drop_column("muted_until")
         batch.drop_column("suspended_until")
         batch.drop_column("suspension")

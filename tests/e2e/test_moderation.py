@@ -177,6 +177,14 @@ async def test_warn_mute_and_rename_reach_the_player_on_every_process(
         for socket in (near, far):
             notice = await socket.expect(lambda m: m["type"] == "moderation.notice")
             assert (notice["action"], notice["reason"]) == ("warn", "mind your words")
+            assert notice["entry"] == warned.json()["entry"]["id"]
+        # kept until he has read it (on another process too)
+        unread = (await a.get("/api/me/notices", headers=talker.headers)).json()["notices"]
+        assert [(n["action"], n["entry"]) for n in unread] == [("warn", notice["entry"])]
+        assert (await b.post("/api/me/notices/seen", headers=talker.headers,
+                             json={"entry": notice["entry"]})).status_code == 204
+        assert (await a.get("/api/me/notices", headers=talker.headers)).json() \
+            == {"notices": []}
 
         assert (await b.post(act, headers=mod.headers,
                              json={"action": "mute", "reason": "spam"})).status_code == 422
@@ -263,6 +271,9 @@ async def test_removed_rating_gains_are_the_sum_of_the_removed_games_deltas(
         file = (await a.get(f"/api/mod/players/{farmer.name}", headers=mod.headers)).json()
         for game in file["recent_games"]:
             assert game["gains_removed"] and game["points"] == 0
+        # told at his next visit, though no socket of his was open
+        unread = (await b.get("/api/me/notices", headers=farmer.headers)).json()["notices"]
+        assert [(n["action"], n["reason"]) for n in unread] == [("remove_gains", "farming")]
         # removed once only
         again = await a.post(f"/api/mod/players/{farmer.name}/actions", headers=mod.headers,
                              json={"action": "remove_gains", "reason": "farming",

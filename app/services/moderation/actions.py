@@ -22,10 +22,12 @@ from app.live.chat_log import ChatLog
 from app.services.accounts.sessions import Sessions
 from app.services.errors import ServiceError
 from app.services.fanout.notices import PlayerNotices
-from app.services.moderation.shapes import epoch_ms, log_entry, standing_info
+from app.services.moderation.shapes import TOLD, epoch_ms, log_entry, notice, standing_info
 from app.services.people import directory
-from app.wire.moderation import Action, ActionDone, ModerationNotice
+from app.wire.moderation import Action, ActionDone, NoticePage
 
+# The most notices one reading of his unread ones gives.
+NOTICES_MAX = 20
 # The most games one removal of rating gains touches (a wider window is done in steps).
 GAINS_MAX = 500
 
@@ -94,7 +96,7 @@ class Moderation:
                 report_id=request.report_id, former_key=done.former_key))
             entry = next(e for e in await moderation.entries(session, 1, 0, found.id)
                          if e.id == entry_id)
-        await self._take_effect(found.id, request, done)
+        await self._take_effect(found.id, request, done, entry)
         return {"entry": log_entry(entry), "player": standing_info(done.standing, now)}
 
     async def _close_report(self, session: AsyncSession, moderator_id: int, player_id: int,
@@ -169,23 +171,28 @@ class Moderation:
             "points": points, "skill": {v: round(s, 3) for v, s in skill.items()},
         })
 
-    async def _take_effect(self, player_id: int, request: ActionRequest, done: _Done) -> None:
+    async def _take_effect(self, player_id: int, request: ActionRequest, done: _Done,
+                           entry: EntryRow) -> None:
         action = request.action
         if action in ("mute", "unmute"):
             until = done.standing.muted_until
             await self.chat.mute(player_id, 0 if until is None else epoch_ms(until))
-        if action in ("warn", "mute", "rename", "remove_gains"):
-            notice: ModerationNotice = {"type": "moderation.notice", "action": action,
-                                        "reason": request.reason}
-            if action == "mute" and done.standing.muted_until is not None:
-                notice["until"] = epoch_ms(done.standing.muted_until)
-            if action == "rename":
-                notice["name"] = done.standing.name
-            await self.notices.tell([player_id], notice)
+        if action in TOLD:
+            await self.notices.tell([player_id], notice(entry))
         if action in ("suspend", "rename"):
             # Every session, on every process: a suspended player is out; a renamed one
             # signs in again under his new name (no process keeps the old one).
             await self.sessions.revoke_all(player_id)
+
+    async def unseen(self, player_id: int) -> NoticePage:
+        """His notices he has not read yet (the newest `NOTICES_MAX`)."""
+        async with self.db.session() as session:
+            rows = await moderation.unseen(session, player_id, TOLD, NOTICES_MAX)
+        return {"notices": [notice(row) for row in rows]}
+
+    async def seen(self, player_id: int, entry_id: int) -> None:
+        async with self.db.writing() as session:
+            await moderation.mark_seen(session, player_id, entry_id)
 
 
 def _skill_delta(gain: SeatGain) -> float:

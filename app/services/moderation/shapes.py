@@ -7,7 +7,19 @@ from datetime import UTC, datetime
 from typing import cast
 
 from app.db.moderation import EntryRow, ReportRow, Standing
-from app.wire.moderation import LogEntry, Logged, PlayerStanding, ReportInfo, ReportReason
+from app.wire.moderation import (
+    Action,
+    LogEntry,
+    Logged,
+    ModerationNotice,
+    PlayerStanding,
+    ReportInfo,
+    ReportReason,
+)
+
+# The actions a player is told of (on his sockets, and at his next visit until he has
+# read them); a suspension or its end is told at signing in, a mute's end needs no word.
+TOLD: tuple[Action, ...] = ("warn", "mute", "rename", "remove_gains")
 
 
 def epoch_ms(moment: datetime) -> int:
@@ -48,3 +60,15 @@ def standing_info(standing: Standing, now: datetime) -> PlayerStanding:
                       "until": maybe_ms(standing.suspended_until)} if suspended else None,
         "muted_until": maybe_ms(standing.muted_until) if muted else None,
     }
+
+
+def notice(row: EntryRow) -> ModerationNotice:
+    """What the player is told of a line of the audit log about him (one of `TOLD`)."""
+    told: ModerationNotice = {"type": "moderation.notice", "action": cast(Action, row.action),
+                              "reason": row.reason, "entry": row.id,
+                              "at": epoch_ms(row.created_at)}
+    if row.action == "mute":
+        told["until"] = row.details.get("until")
+    if row.action == "rename":
+        told["name"] = str(row.details.get("to", ""))
+    return told

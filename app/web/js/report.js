@@ -2,7 +2,7 @@
 // small form (whom, why, what happened) and sends it; the moderation notices a player
 // gets are shown as they come.
 
-import { post } from "./api.js";
+import { auth, get, post } from "./api.js";
 import { formatDate, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { socket } from "./socket.js";
@@ -57,10 +57,25 @@ function reportForm(names, gameId, done) {
   return form;
 }
 
-/** Show every `moderation.notice` (a warning, a mute, a rename, gains removed). */
+const shown = new Set();
+
+/** Show a `moderation.notice` once, and tell the server it was read. */
+function tell(msg) {
+  if (shown.has(msg.entry)) return;
+  shown.add(msg.entry);
+  const until = msg.until ? formatDate(msg.until) : "";
+  toast(t(`mod.notice_${msg.action}`, { reason: msg.reason, until, name: msg.name || "" }), "error");
+  post("/api/me/notices/seen", { entry: msg.entry }).catch(() => {});
+}
+
+/** Notices unread since the last visit, then each as it comes (a warning, a mute, a
+ *  rename, rating gains removed). */
 export function startModerationNotices() {
-  socket.on("moderation.notice", (msg) => {
-    const until = msg.until ? formatDate(msg.until) : "";
-    toast(t(`mod.notice_${msg.action}`, { reason: msg.reason, until, name: msg.name || "" }), "error");
-  });
+  socket.on("moderation.notice", tell);
+  const unread = () => {
+    if (!auth.signedIn) return;
+    get("/api/me/notices").then((page) => page.notices.slice().reverse().forEach(tell)).catch(() => {});
+  };
+  window.addEventListener("domino:auth", unread);
+  unread();
 }
