@@ -65,6 +65,7 @@ ErrorKey = Literal[
     # reports and moderation
     "chat_muted", "report_yourself", "report_not_in_game", "no_report", "report_closed",
     "moderators_only", "mod_yourself", "mod_on_moderator", "mod_bad_name", "mod_no_gains",
+    "mod_nothing_to_lift",
     "account_suspended", "account_suspended_until", "account_renamed",
 ]
 ERROR_KEYS: tuple[str, ...] = get_args(ErrorKey)

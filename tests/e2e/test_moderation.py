@@ -202,6 +202,14 @@ async def test_warn_mute_and_rename_reach_the_player_on_every_process(
         assert unmuted.status_code == 200
         assert (await near.request({"type": "chat", "table_id": table_id,
                                     "text": "thanks"}))["type"] == "chat"
+        # nothing left to lift: refused, and no line in the audit log
+        lines_before = (await a.get(f"/api/mod/log?name={talker.name}",
+                                    headers=mod.headers)).json()["entries"]
+        for lift in ("unmute", "unsuspend"):
+            assert (await a.post(act, headers=mod.headers,
+                                 json={"action": lift, "reason": "x"})).status_code == 409
+        assert (await b.get(f"/api/mod/log?name={talker.name}",
+                            headers=mod.headers)).json()["entries"] == lines_before
 
         # rename: the naming rules and uniqueness hold; his sessions end everywhere
         assert (await a.post(act, headers=mod.headers, json={

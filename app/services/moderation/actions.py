@@ -22,7 +22,14 @@ from app.live.chat_log import ChatLog
 from app.services.accounts.sessions import Sessions
 from app.services.errors import ServiceError
 from app.services.fanout.notices import PlayerNotices
-from app.services.moderation.shapes import TOLD, epoch_ms, log_entry, notice, standing_info
+from app.services.moderation.shapes import (
+    TOLD,
+    active,
+    epoch_ms,
+    log_entry,
+    notice,
+    standing_info,
+)
 from app.services.people import directory
 from app.wire.moderation import Action, ActionDone, NoticePage
 
@@ -112,6 +119,12 @@ class Moderation:
         pid = standing.id
         if request.action == "warn":
             return _Done(standing, {})
+        if request.action == "unmute" and not (
+                standing.muted_until is not None and active(standing.muted_until, now)):
+            raise ServiceError("bad_request", "mod_nothing_to_lift", 409)
+        if request.action == "unsuspend" and not (
+                standing.suspension is not None and active(standing.suspended_until, now)):
+            raise ServiceError("bad_request", "mod_nothing_to_lift", 409)
         if request.action in ("mute", "unmute"):
             until = now + timedelta(minutes=request.minutes or 0) \
                 if request.action == "mute" else None
