@@ -70,6 +70,20 @@ class NewEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Played:
+    """One of a player's recent games as the moderators see it."""
+
+    game_id: str
+    variant: str
+    finished_at: datetime
+    rated: bool
+    outcome: str
+    points: int
+    gains_removed: bool
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeatGain:
     """What one rated game paid a player: its points, and his skill before and after."""
 
@@ -288,17 +302,15 @@ async def played_in(session: AsyncSession, game_id: str, player_id: int) -> bool
         GamePlayer.game_id == game_id, GamePlayer.player_id == player_id)) is not None
 
 
-async def recent_games(session: AsyncSession, player_id: int, limit: int
-                       ) -> list[tuple[str, str, datetime, bool, str, int, bool, str]]:
-    """The player's last games: id, variant, end, rated, outcome, points paid, gains
-    removed, table id; the newest first."""
+async def recent_games(session: AsyncSession, player_id: int, limit: int) -> list[Played]:
+    """The player's last `limit` games, the newest first."""
     rows = await session.execute(
         select(Game.id, Game.variant, Game.finished_at, Game.rated, GamePlayer.outcome,
                GamePlayer.points, GamePlayer.gains_removed, Game.table_id)
         .join(Game, Game.id == GamePlayer.game_id)
         .where(GamePlayer.player_id == player_id)
         .order_by(Game.finished_at.desc(), Game.id.desc()).limit(limit))
-    return [tuple(row) for row in rows.all()]  # type: ignore[misc]
+    return [Played(*row) for row in rows.all()]
 
 
 async def unseen(session: AsyncSession, player_id: int, actions: Sequence[str], limit: int

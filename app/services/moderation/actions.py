@@ -7,7 +7,7 @@ that every chat line reads, and the player is told on each of his sockets."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -217,6 +217,4 @@ def _skill_delta(gain: SeatGain) -> float:
 
 
 def _with(standing: Standing, **changes: Any) -> Standing:
-    from dataclasses import replace
-
     return replace(standing, **changes)

@@ -27,7 +27,7 @@ async def player_file(db: Database, chat: ChatLog, name: str) -> PlayerFile:
         log = await moderation.entries(session, LOG_LINES, 0, found.id)
     # The tables he spoke at last, then those of his recent games, each once.
     tables = list(dict.fromkeys([*await chat.tables_of(found.id),
-                                 *(game[7] for game in games)]))[:TABLES]
+                                 *(game.table_id for game in games)]))[:TABLES]
     kept = await chat.lines(tables)
     said: list[TableChat] = [
         {"table_id": table_id,
@@ -38,9 +38,10 @@ async def player_file(db: Database, chat: ChatLog, name: str) -> PlayerFile:
     return {
         "player": standing_info(standing, utcnow()),
         "recent_games": [
-            {"game_id": gid, "variant": variant, "finished_at": epoch_ms(finished),
-             "rated": rated, "outcome": outcome, "points": points, "gains_removed": removed}
-            for gid, variant, finished, rated, outcome, points, removed, _ in games
+            {"game_id": g.game_id, "variant": g.variant, "finished_at": epoch_ms(g.finished_at),
+             "rated": g.rated, "outcome": g.outcome, "points": g.points,
+             "gains_removed": g.gains_removed}
+            for g in games
         ],
         "chat": said,
         "open_reports": open_reports,
