@@ -81,6 +81,15 @@ async def test_a_report_is_handled_to_the_audit_log_and_a_suspended_player_is_re
         mine = [r for r in listed["reports"] if r["id"] == report["id"]]
         assert mine and mine[0]["reporter"] == reporter.name
         assert (await b.get("/api/mod/reports?limit=0", headers=mod.headers)).status_code == 422
+        # another reason is another report; the queue about him pages, oldest first
+        other = await b.post("/api/reports", headers=reporter.headers,
+                             json={"name": offender.name, "reason": "name"})
+        assert other.status_code == 201
+        pages = [(await a.get(f"/api/mod/reports?name={offender.name}&limit=1&offset={at}",
+                              headers=mod.headers)).json() for at in (0, 1, 2)]
+        assert [p["total"] for p in pages] == [2, 2, 2]
+        assert [[r["id"] for r in p["reports"]] for p in pages] \
+            == [[report["id"]], [other.json()["id"]], []]
         # the others cannot read it nor act
         for path in ("/api/mod/reports", f"/api/mod/players/{offender.name}", "/api/mod/log"):
             assert (await a.get(path, headers=reporter.headers)).status_code == 403
