@@ -90,6 +90,10 @@ async def test_a_report_is_handled_to_the_audit_log_and_a_suspended_player_is_re
         assert [p["total"] for p in pages] == [2, 2, 2]
         assert [[r["id"] for r in p["reports"]] for p in pages] \
             == [[report["id"]], [other.json()["id"]], []]
+        # five reports at once, then one a minute: the budget holds across the processes
+        spent = await a.post("/api/reports", headers=reporter.headers,
+                             json={"name": mod.name, "reason": "other"})
+        assert spent.status_code == 429 and int(spent.headers["Retry-After"]) > 0
         # the others cannot read it nor act
         for path in ("/api/mod/reports", f"/api/mod/players/{offender.name}", "/api/mod/log"):
             assert (await a.get(path, headers=reporter.headers)).status_code == 403
