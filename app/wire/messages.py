@@ -65,6 +65,13 @@ class TableInfo(TypedDict):
     # PROTOCOL §2g: each player's reserve (seconds), and what a person's timeout does
     reserve_seconds: int
     on_timeout: Literal["end", "computer"]
+    # PROTOCOL §2d, a courtyard table only: who waits (first first), how many may, how many
+    # games it has started, and the next game's four once the last one has decided them
+    courtyard: NotRequired[bool]
+    queue: NotRequired[list[str]]
+    waiting_max: NotRequired[int]
+    games: NotRequired[int]
+    next: NotRequired[list[str | None] | None]
 
 
 # -- a view's result -------------------------------------------------------------------

@@ -1,0 +1,33 @@
+"""The courtyard table's shapes (PROTOCOL §2d): its events and its answers."""
+
+# No `from __future__ import annotations`: the TypedDicts' keys must be known at run time.
+from typing import Literal, TypedDict
+
+
+class QueueEvent(TypedDict):
+    """`player` joined the courtyard's queue (`joined`) at `position` (1: first), or left
+    it (`position` null)."""
+
+    type: Literal["queue"]
+    round: int
+    player: str
+    joined: bool
+    position: int | None
+
+
+class CourtyardEvent(TypedDict):
+    """The game that ended decided the next one's four (`next`, by seat; null: a seat
+    nobody waits for): `leaving` gave way, `coming` sit down; `game` is its number."""
+
+    type: Literal["courtyard"]
+    round: int
+    leaving: list[str]
+    coming: list[str]
+    next: list[str | None]
+    game: int
+
+
+class Queued(TypedDict):
+    """`POST /api/tables/{id}/queue`: the place taken in the queue (1: first)."""
+
+    position: int
