@@ -14,7 +14,7 @@ again once he has left the queue and sits no more (`Table.holds`).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 from app.live.store import LiveStore
@@ -77,7 +77,7 @@ def queue_in(person: Person, apart: Collection[int] = ()) -> Command:
     return apply
 
 
-def queue_out(player: Person) -> Command:
+def queue_out(player: Person) -> Callable[[Table], Step]:
     """`player` leaves the queue (or, once the last game has decided the next one's four,
     his place among them, which the first waiting takes). 409 when he waits for nothing."""
 

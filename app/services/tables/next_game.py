@@ -10,6 +10,7 @@ gets there (and the finished game is never overwritten before it is written).
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from app.live.store import LiveStore
 from app.services.tables.deal import Deal, begin

@@ -342,7 +342,8 @@ def seal(current: Table, step: Step, now: int) -> Sealed:
     if finished and yard is not None and game is not None:
         # PROTOCOL §2d: the write that ends a courtyard's game decides the next one's four;
         # it starts after the round pause (app.services.tables.courtyard.next_game).
-        table, rotated = after_game(table, (game.result or {}).get("losers") or (), game.round)
+        losers = [] if game.result is None else game.result["losers"]
+        table, rotated = after_game(table, losers, game.round)
         events.append(rotated)
         next_round_at = deadline = now + pause * 1000
     elif status == "finished" and yard is not None and yard.next is not None:
