@@ -27,6 +27,16 @@ class CourtyardEvent(TypedDict):
     game: int
 
 
+class CourtyardView(TypedDict):
+    """A courtyard table's part of every `view` (PROTOCOL §2d: the `table` object's fields),
+    so a table's page follows its queue with its states."""
+
+    queue: list[str]
+    waiting_max: int
+    games: int
+    next: list[str | None] | None
+
+
 class Queued(TypedDict):
     """`POST /api/tables/{id}/queue`: the place taken in the queue (1: first)."""
 

@@ -26,6 +26,7 @@ from pydantic.json_schema import SkipJsonSchema
 from app.engine.options import OptionValue
 from app.engine.values import PlacementDict
 from app.engine.values import Result as EngineResult
+from app.wire.courtyard import CourtyardView
 from app.wire.events import TaggedEvent
 
 # The version of this protocol, sent in `welcome`: raised only by a change that breaks
@@ -162,6 +163,8 @@ class PublicView(TypedDict):
     spectators: int
     clock: ViewClock
     rules: NotRequired[int]
+    # PROTOCOL §2d: a courtyard table's queue, games and next four
+    courtyard: NotRequired[CourtyardView]
 
 
 class OwnView(TypedDict):

@@ -189,7 +189,9 @@ async def list_tables(store: LiveStore, limit: int | None = None) -> list[TableI
     lobby size)."""
     limit = settings.lobby_max_tables if limit is None else limit
     tables = [Table.from_dict(t.state, t.version) for t in await store.listed()]
-    shown = [t for t in tables if t.status in ("waiting", "playing") and not t.private]
+    # (a courtyard between two games too: it goes on, PROTOCOL §2d)
+    shown = [t for t in tables if (t.status in ("waiting", "playing") or t.courtyard is not None)
+             and not t.private]
     shown.sort(key=lambda t: (t.status != "waiting", -t.created_at))
     return [public_table(table) for table in shown[:limit]]
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from app.domain.courtyard import Rotation, fill, rotate
 from app.services.tables.events import CourtyardEvent
 from app.services.tables.table import Courtyard, Person, Table
+from app.wire.courtyard import CourtyardView
 from app.wire.messages import TableInfo
 
 
@@ -62,13 +63,20 @@ def without(table: Table, player_id: int, round_: int
     return _decided(table, replace(yard, queue=queue), turned, round_)
 
 
+def courtyard_view(yard: Courtyard) -> CourtyardView:
+    """A courtyard's queue, games and next four, as its `table` and its views show them."""
+    return {"queue": [who.name for who in yard.queue], "waiting_max": yard.waiting_max,
+            "games": yard.games, "next": None if yard.next is None else _names(yard.next)}
+
+
 def courtyard_fields(table: Table, info: TableInfo) -> None:
     """PROTOCOL §2d's fields of a courtyard table's `table` object, added to `info`."""
     yard = table.courtyard
     if yard is None:
         return
+    shown = courtyard_view(yard)
     info["courtyard"] = True
-    info["queue"] = [who.name for who in yard.queue]
-    info["waiting_max"] = yard.waiting_max
-    info["games"] = yard.games
-    info["next"] = None if yard.next is None else _names(yard.next)
+    info["queue"] = shown["queue"]
+    info["waiting_max"] = shown["waiting_max"]
+    info["games"] = shown["games"]
+    info["next"] = shown["next"]

@@ -20,7 +20,7 @@ from app.services.errors import ServiceError as ServiceError  # imported from he
 from app.services.tables.bot_seats import seat_returned, wake_at
 from app.services.tables.events import TableEvent
 from app.services.tables.fairness import ABORTED, with_reason
-from app.services.tables.rotation import after_game, courtyard_fields
+from app.services.tables.rotation import after_game, courtyard_fields, courtyard_view
 from app.services.tables.table import LogEntry, Person, Remove, Step, Table
 from app.services.tables.turn_clock import all_moved, moved_after, spent, turn_deadline
 from app.wire.messages import OwnView, PublicView, TableInfo, TableSeat, View, ViewSeat
@@ -137,6 +137,8 @@ def public_view(
     view["spectators"] = spectators
     view["result"] = with_reason(view.get("result"), table)
     view["clock"] = {"reserve_ms": table.reserves()}
+    if table.courtyard is not None:
+        view["courtyard"] = courtyard_view(table.courtyard)
     if view["next_round_at"] is not None:
         # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
         view["deadline"] = None
