@@ -13,6 +13,7 @@ import httpx
 
 from tests.e2e.client import Account, Player, autoplay, join, register
 from tests.faults.stores import _dsn
+from tests.protocol_schema import problems
 from tests.servers import Server
 
 TURN_SECONDS = 6
@@ -115,6 +116,11 @@ async def test_a_courtyard_of_six_the_losers_sit_out_the_next_game(
             lambda m: m["type"] == "table.state" and m["table_id"] == table_id
             and m["view"]["status"] == "finished", timeout=30)
         turned = next(ev for ev in ended["events"] if ev["type"] == "courtyard")
+        # the courtyard's frames are the schema's (its events, its view's part)
+        assert problems(ended) == [], problems(ended)
+        joined = next(m for m in sockets[4].frames if m.get("type") == "table.state"
+                      and any(ev["type"] == "queue" for ev in m["events"]))
+        assert problems(joined) == [], problems(joined)
         assert turned["leaving"] == [b.name, d.name] and turned["coming"] == [e.name, f.name]
         assert turned["next"] == [a.name, e.name, c.name, f.name] and turned["game"] == 2
 
