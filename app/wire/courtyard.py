@@ -1,7 +1,7 @@
 """The courtyard table's shapes (PROTOCOL §2d): its events and its answers."""
 
 # No `from __future__ import annotations`: the TypedDicts' keys must be known at run time.
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 
 class QueueEvent(TypedDict):
@@ -35,6 +35,24 @@ class CourtyardView(TypedDict):
     waiting_max: int
     games: int
     next: list[str | None] | None
+
+
+class CourtyardTable(TypedDict):
+    """PROTOCOL §2d's fields of a `table` object, a courtyard's only: who waits (first
+    first), how many may, how many games it has started, and the next game's four once
+    the last one has decided them."""
+
+    courtyard: NotRequired[bool]
+    queue: NotRequired[list[str]]
+    waiting_max: NotRequired[int]
+    games: NotRequired[int]
+    next: NotRequired[list[str | None] | None]
+
+
+class CourtyardPart(TypedDict):
+    """A view's part at a courtyard table."""
+
+    courtyard: NotRequired[CourtyardView]
 
 
 class Queued(TypedDict):

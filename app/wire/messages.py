@@ -26,7 +26,7 @@ from pydantic.json_schema import SkipJsonSchema
 from app.engine.options import OptionValue
 from app.engine.values import PlacementDict
 from app.engine.values import Result as EngineResult
-from app.wire.courtyard import CourtyardView
+from app.wire.courtyard import CourtyardPart, CourtyardTable
 from app.wire.events import TaggedEvent
 
 # The version of this protocol, sent in `welcome`: raised only by a change that breaks
@@ -49,7 +49,7 @@ class TableSeat(TypedDict):
     bot: NotRequired[str]
 
 
-class TableInfo(TypedDict):
+class TableInfo(CourtyardTable):
     """PROTOCOL's `table`: as GET /api/tables and the lobby show it."""
 
     id: str
@@ -66,13 +66,6 @@ class TableInfo(TypedDict):
     # PROTOCOL §2g: each player's reserve (seconds), and what a person's timeout does
     reserve_seconds: int
     on_timeout: Literal["end", "computer"]
-    # PROTOCOL §2d, a courtyard table only: who waits (first first), how many may, how many
-    # games it has started, and the next game's four once the last one has decided them
-    courtyard: NotRequired[bool]
-    queue: NotRequired[list[str]]
-    waiting_max: NotRequired[int]
-    games: NotRequired[int]
-    next: NotRequired[list[str | None] | None]
 
 
 # -- a view's result -------------------------------------------------------------------
@@ -135,7 +128,7 @@ class ViewClock(TypedDict):
     reserve_ms: list[int]
 
 
-class PublicView(TypedDict):
+class PublicView(CourtyardPart):
     """What every seat's view and a spectator's share (built once per version); a
     variant adds fields of its own (`target`, `count`, `engine`, `closed`, ...)."""
 
@@ -163,8 +156,6 @@ class PublicView(TypedDict):
     spectators: int
     clock: ViewClock
     rules: NotRequired[int]
-    # PROTOCOL §2d: a courtyard table's queue, games and next four
-    courtyard: NotRequired[CourtyardView]
 
 
 class OwnView(TypedDict):
