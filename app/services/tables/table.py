@@ -235,8 +235,9 @@ class Table:
             return False
         if yard is not None and (yard.queued(player_id) or yard.coming(player_id)):
             return True
-        if self.seat_of(player_id) is None:
-            return False
+        if self.seat_of(player_id) is None and (yard is None
+                                                 or self.stand_in_for(player_id) is None):
+            return False  # (a computer player holding his seat at a courtyard holds it for him)
         return self.status != "finished"
 
     def free_seats(self) -> list[int]:
