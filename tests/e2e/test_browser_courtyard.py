@@ -18,8 +18,9 @@ from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, shot, sign_up
 from tests.servers import Server
 
 
-def _courtyard(server: Server) -> str:
-    """A courtyard of goat in teams, its four seated (its first game started)."""
+def _courtyard(server: Server) -> tuple[str, list[dict[str, str]]]:
+    """A courtyard of goat in teams, its four seated (its first game started); its id and
+    the four's headers."""
     with httpx.Client(base_url=server.url, timeout=30) as http:
         tokens = []
         for _ in range(4):
@@ -37,13 +38,13 @@ def _courtyard(server: Server) -> str:
             joined = http.post(f"/api/tables/{table_id}/join", headers=tokens[seat],
                                json={"seat": seat})
             assert joined.status_code == 200, joined.text
-    return table_id
+    return table_id, tokens
 
 
 def test_the_courtyard_is_made_listed_and_queued_for_in_the_browser(
     server: Server, open_tab,
 ) -> None:
-    table_id = _courtyard(server)
+    table_id, seated = _courtyard(server)
     name = f"cq_{secrets.token_hex(3)}"
     tab = open_tab(PHONE)
     page = tab.page
@@ -99,4 +100,14 @@ def test_the_courtyard_is_made_listed_and_queued_for_in_the_browser(
     page.locator("[data-testid=lang]").select_option("en")
     page.set_viewport_size(DESKTOP)
     shot(page, "courtyard-table-1280")
+
+    # Seat 1 leaves the table (his resignation): the one waiting takes his seat in the
+    # next game, told between the games, which then starts with him seated.
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        assert http.post(f"/api/tables/{table_id}/leave", headers=seated[1]).status_code == 200
+    expect(box.locator("[data-testid=courtyard-next]")).to_contain_text(name)
+    shot(page, "courtyard-between-games-1280")
+    expect(page.locator("[data-testid=hand] .hand-tile")).to_have_count(7, timeout=20_000)
+    expect(box.locator("[data-testid=courtyard-line]")).to_contain_text("Games: 2")
+    expect(box.locator("[data-testid=queue-empty]")).to_be_visible()
     tab.assert_clean()

@@ -226,9 +226,12 @@ export function describeEvents(events, view) {
         lines.push(t(ev.joined ? "courtyard.log_joined" : "courtyard.log_left", { name: ev.player }));
         break;
       case "courtyard":
-        lines.push((ev.leaving || []).length
-          ? t("courtyard.log_turn", { n: ev.game, coming: list(ev.coming || []), leaving: list(ev.leaving) })
-          : t("courtyard.log_stay", { n: ev.game }));
+        if ((ev.leaving || []).length) {
+          lines.push(t("courtyard.log_turn", { n: ev.game, coming: list(ev.coming || []), leaving: list(ev.leaving) }));
+        } else {
+          lines.push((ev.coming || []).length
+            ? t("courtyard.log_in", { n: ev.game, coming: list(ev.coming) }) : t("courtyard.log_stay", { n: ev.game }));
+        }
         break;
       default:
         if (ev.type) lines.push(who ? `${who}: ${ev.type}` : String(ev.type));
