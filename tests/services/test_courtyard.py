@@ -16,7 +16,8 @@ from app.services.play import moves
 from app.services.tables import courtyard, lobby
 from app.services.tables.lobby import Deal, Terms, seating
 from app.services.tables.next_game import next_game, start_next
-from app.services.tables.table import Person, Table
+from app.services.tables.queue_absence import absent
+from app.services.tables.table import REMOVE, Person, Table
 from app.services.tables.transact import ServiceError, load
 from tests.services.tables import DEAL, NOW, PEOPLE, applied
 
@@ -84,6 +85,28 @@ def test_a_place_given_up_between_games_goes_to_the_first_waiting() -> None:
     assert out.courtyard.queue == (PEOPLE[3],)
     with pytest.raises(ServiceError):
         courtyard.queue_out(E)(out)
+
+
+def test_who_is_away_too_long_leaves_the_courtyard() -> None:
+    table = applied(_four(), courtyard.queue_in(E))
+    left = applied(table, absent(E.id))  # waiting: his place in the queue
+    assert left.courtyard is not None and left.courtyard.queue == ()
+    playing = applied(left, absent(PEOPLE[2].id))  # seated: he plays on, then goes
+    assert playing.courtyard is not None and playing.courtyard.gone == (PEOPLE[2].id,)
+    assert playing.seats == left.seats and not playing.holds(PEOPLE[2].id)
+    assert absent(PEOPLE[2].id)(playing) is None
+    ended = applied(playing, moves.resignation(PEOPLE[1].id))
+    assert ended.courtyard is not None
+    assert ended.courtyard.next == (PEOPLE[0], PEOPLE[1], None, PEOPLE[3])
+    # nobody waits for his seat: the next game waits for players, and those away go
+    waiting = applied(replace(ended, courtyard=replace(ended.courtyard, written=True)),
+                      next_game("game-1", NOW + 60_000, DEAL), now=NOW + 60_000)
+    assert waiting.status == "waiting" and waiting.free_seats() == [2]
+    for who in PEOPLE[:3]:
+        if who.id != PEOPLE[2].id:
+            waiting = applied(waiting, absent(who.id))
+    assert waiting.seats == (None, None, None, PEOPLE[3])
+    assert absent(PEOPLE[3].id)(waiting) is REMOVE
 
 
 @pytest.fixture

@@ -25,7 +25,8 @@ from app.services.tables import seated
 from app.services.tables.caps import SOCKETS, PlayerCaps
 from app.services.tables.courtyard import queue_out
 from app.services.tables.events import QueueEvent
-from app.services.tables.table import Step, Table
+from app.services.tables.lobby import departure
+from app.services.tables.table import Remove, Step, Table
 from app.services.tables.transact import Command, ServiceError, now_ms, transact
 
 log = logging.getLogger(__name__)
@@ -37,9 +38,10 @@ CLAIM_LEASE_MS = 10_000
 def absent(player_id: int) -> Command:
     """`player_id`, away too long, leaves a courtyard table: its queue, or his place among
     the next four; seated at its game, he plays it out (his clock runs) and then neither
-    stays nor waits, as if he had left it."""
+    stays nor waits, as if he had left it; seated at it while it waits for players (a seat
+    nobody came for), his seat is freed, and a table left empty goes."""
 
-    def apply(table: Table) -> Step | None:
+    def apply(table: Table) -> Step | Remove | None:
         yard = table.courtyard
         if yard is None or not table.holds(player_id):
             return None
@@ -48,10 +50,14 @@ def absent(player_id: int) -> Command:
         if person is not None:
             return queue_out(person)(table)
         seat = table.seat_of(player_id)
-        if table.status != "playing" or seat is None:
+        if seat is None:
             return None
         who = table.seats[seat]
         assert who is not None
+        if table.status == "waiting":  # his seat is freed (the last one's table goes)
+            return departure(who)(table)
+        if table.status != "playing":
+            return None
         event: QueueEvent = {"type": "queue", "round": int((table.game or {}).get("round", 0)),
                              "player": who.name, "joined": False, "position": None}
         return Step(replace(table, courtyard=replace(yard, gone=(*yard.gone, player_id))),
