@@ -58,8 +58,10 @@ async def test_a_courtyard_of_six_the_losers_sit_out_the_next_game(
     async with httpx.AsyncClient(base_url=first.url, timeout=30) as one, \
             httpx.AsyncClient(base_url=second.url, timeout=30) as two:
         a, b, c, d, e, f, g = [await register(one) for _ in range(7)]
+        # (turn_seconds is also how long one may be away from the queue; the reserve keeps
+        # a slow move of a loaded machine from being a timeout)
         terms = {"variant": "goat", "seats": 4, "options": {"teams": True},
-                 "turn_seconds": TURN_SECONDS, "reserve_seconds": 0,
+                 "turn_seconds": TURN_SECONDS, "reserve_seconds": 30,
                  "round_pause_seconds": 1, "rated": True, "courtyard": True,
                  "waiting_max": 2}
         # Only a game of two teams makes a courtyard: the engine says which (422 else).
