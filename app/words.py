@@ -34,6 +34,9 @@ ErrorKey = Literal[
     "table_not_created", "game_started", "table_full", "no_seat", "seat_taken",
     "seated_already", "not_seated_here", "too_many_waiting", "takeover_casual_only",
     "no_seat_to_reclaim", "rematch_after_game",
+    # the courtyard table (PROTOCOL §2d)
+    "courtyard_teams_only", "courtyard_only", "courtyard_in_already", "courtyard_seat_free",
+    "courtyard_queue_full", "courtyard_not_queued", "courtyard_no_rematch", "courtyard_people_only",
     # play
     "game_is_over", "stale_seq", "others_turn", "next_round_in", "clocks_restarting",
     "time_ran_out", "nothing_to_resign", "no_game_in_progress", "chat_empty",

@@ -16,10 +16,12 @@ from app.services.accounts.credentials import PlayerRef
 from app.services.play import bot_turns
 from app.services.play.game_log import game_log
 from app.services.runtime import LiveTables
-from app.services.tables import lobby
+from app.services.tables import courtyard, lobby
 from app.services.tables.settle import settled
+from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, public_table
 from app.wire.answers import Left, Seated, SeatedBot, TableLog
+from app.wire.courtyard import Queued
 from app.wire.messages import RematchOffer, TableInfo
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
@@ -47,6 +49,9 @@ class TableCreate(BaseModel):
     on_timeout: Literal["end", "computer"] | None = None
     # PROTOCOL §2b: kept out of the lobby, reached by its link
     private: bool = False
+    # PROTOCOL §2d: a courtyard table, where 2 or 4 more wait their turn
+    courtyard: bool = False
+    waiting_max: Literal[2, 4] = 2
 
 
 class JoinRequest(BaseModel):
@@ -94,6 +99,7 @@ async def open_table(body: TableCreate, player: PlayerRef, live: LiveTables) -> 
             bot_pace_ms=live.bot_pace_ms,
             round_pause_seconds=body.round_pause_seconds,
             private=body.private,
+            waiting_max=body.waiting_max if body.courtyard else None,
         )
         made = await lobby.create_table(live.store, player, terms,
                                         admit=live.caps.admit_table(player.id, body.rated))
@@ -172,3 +178,23 @@ async def add_bot(
             live.store, player.id, table_id, body.strength, body.seat
         )
     return {"seat": seat, "table": public_table(change.table)}
+
+
+@router.post("/{table_id}/queue", responses=_failures(401, 403, 404, 409), response_model=None)
+async def join_queue(table_id: str, player: LimitedPlayer, live: LiveDep) -> Queued:
+    """Wait for a turn at a courtyard table (PROTOCOL §2d): the place taken (1: first)."""
+    with _refusals():
+        apart = await live.blocks.apart_from_all(player.id)
+        position, _change = await live.feed.restoring(table_id, lambda: courtyard.join_queue(
+            live.store, Person(player.id, player.name), table_id, apart=apart))
+        await live.friends.tell_friends(player.id, player.name)
+    return {"position": position}
+
+
+@router.delete("/{table_id}/queue", status_code=status.HTTP_204_NO_CONTENT,
+               responses=_failures(401, 404, 409), response_model=None)
+async def leave_queue(table_id: str, player: LimitedPlayer, live: LiveDep) -> None:
+    """Leave a courtyard table's queue (or one's place among its next four)."""
+    with _refusals():
+        await live.feed.restoring(table_id, lambda: courtyard.leave_queue(
+            live.store, Person(player.id, player.name), table_id))

@@ -28,6 +28,9 @@ class Variant(BaseModel):
     layout: Literal["line", "spinner", "trains"]
     wins: Literal["higher", "lower"]
     teams: bool
+    # the switch among `options` that makes a game of two teams (null: a `teams` variant
+    # always is one); PROTOCOL §2d's courtyard needs two teams
+    team_option: str | None
     loser: str | None  # what the game's loser is called ("goat", "donkey"), if anything
     target: int | None  # the score every game is played to, when no option sets it
 

@@ -288,3 +288,4 @@ async def gateway(websocket: WebSocket) -> None:
         if conn.player is not None and close_code != CLOSE_SERVER_RESTART:
             with contextlib.suppress(RedisError, OSError):
                 await live.seeks.socket_closed(conn.player.id)
+                await live.queue_absence.socket_closed(conn.player.id)

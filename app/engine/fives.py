@@ -59,6 +59,7 @@ class Fives(Game):
     }
     layout: ClassVar[str] = Spinner.kind
     team_play: ClassVar[bool] = True
+    team_option: ClassVar[str | None] = "teams"
     history_keys: ClassVar[tuple[str, ...]] = ("scores", "play_points")
 
     def __init__(self, players: int, options: dict[str, Any], seed: bytes | None) -> None:

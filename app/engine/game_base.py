@@ -13,6 +13,7 @@ from app.engine.events import Event, PlayEvent
 from app.engine.layouts import Layout, Line
 from app.engine.options import Option, OptionValue, checked_options
 from app.engine.rating import timeout_gains
+from app.engine.teams import TEAM_PLAYERS
 from app.engine.tiles import TileSet, tile_set
 from app.engine.values import RULES, Clock, Move, Result, Standings, VariantInfo
 
@@ -29,6 +30,9 @@ class GameBase(ABC):
     layout: ClassVar[str] = Line.kind
     wins: ClassVar[str] = "higher"
     team_play: ClassVar[bool] = False
+    # The switch among the options that seats two teams of partners (a `team_play` variant
+    # that has none always plays in two teams): see `in_two_teams`.
+    team_option: ClassVar[str | None] = None
     move_fields: ClassVar[tuple[str, ...]] = ()
     losers_called: ClassVar[str | None] = None
     loser_word: ClassVar[str | None] = None  # GET /api/variants' `loser`: "goat", "donkey"
@@ -111,9 +115,18 @@ class GameBase(ABC):
             "layout": cls.layout,
             "wins": cls.wins,
             "teams": cls.team_play,
+            "team_option": cls.team_option if cls.team_play else None,
             "loser": cls.loser_word,
             "target": cls.fixed_target,
         }
+
+    @classmethod
+    def in_two_teams(cls, players: int, options: Mapping[str, Any]) -> bool:
+        """Whether a game of these (validated) options is played by two teams of partners
+        (PROTOCOL §2d's courtyard table needs one)."""
+        if not cls.team_play or players != TEAM_PLAYERS:
+            return False
+        return cls.team_option is None or bool(options.get(cls.team_option))
 
     # ----------------------------------------------------------------- variant hooks
     @classmethod

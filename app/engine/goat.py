@@ -31,6 +31,7 @@ class Goat(GoatFamily):
     }
     wins: ClassVar[str] = "lower"
     team_play: ClassVar[bool] = True
+    team_option: ClassVar[str | None] = "teams"
     losers_called: ClassVar[str | None] = "goats"
     loser_word: ClassVar[str | None] = "goat"
     fixed_target: ClassVar[int | None] = GOAT_LIMIT  # a goat at 101 (RULES 1.8)

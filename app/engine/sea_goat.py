@@ -66,6 +66,7 @@ class SeaGoat(GoatFamily):
     title: ClassVar[str] = "Sea Goat"
     options_spec: ClassVar[dict[str, Option]] = {"teams": TEAMS}
     team_play: ClassVar[bool] = True
+    team_option: ClassVar[str | None] = "teams"
     move_fields: ClassVar[tuple[str, ...]] = ("also",)
     goat_rules_since: ClassVar[int] = RULES
     fixed_target: ClassVar[int | None] = TARGET

@@ -61,6 +61,8 @@ class VariantInfo(TypedDict):
     layout: str  # "line" | "spinner" | "trains"
     wins: str  # "higher" | "lower"
     teams: bool
+    # the option that makes it a game of two teams (None: always, when `teams`)
+    team_option: str | None
     loser: str | None  # what the loser of a game is called ("goat"), if anything
     target: int | None  # the score every game of the variant is played to, if fixed
 

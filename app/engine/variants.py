@@ -52,6 +52,12 @@ def validate_options(variant: str, players: int, options: dict[str, Any] | None)
     return variant_class(variant).validate_options(players, options)
 
 
+def in_two_teams(variant: str, players: int, options: dict[str, Any]) -> bool:
+    """Whether a game of `variant` with these validated options is one of two teams of
+    partners, as the variant declares (`Game.in_two_teams`)."""
+    return variant_class(variant).in_two_teams(players, options)
+
+
 def start_game(
     variant: str,
     players: int,

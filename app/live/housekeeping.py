@@ -21,10 +21,14 @@ class Housekeeping(StoreBase):
     async def unwritten(self) -> list[str]:
         return sorted(str(x) for x in await self.redis.smembers(self.keys.unwritten))
 
-    async def mark_written(self, table_id: str, keep_seconds: int) -> None:
-        """The game is in the database: forget it here, keep the table readable a while."""
+    async def mark_written(self, table_id: str, keep_seconds: int | None) -> None:
+        """The game is in the database: forget it here, keep the table readable a while
+        (None: the table goes on, as a courtyard's does, and is kept)."""
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.srem(self.keys.unwritten, table_id)
+            if keep_seconds is None:
+                await pipe.execute()
+                return
             pipe.expire(self.keys.table(table_id), keep_seconds)
             pipe.expire(self.keys.rounds(table_id), keep_seconds)
             pipe.expire(self.keys.listeners(table_id), keep_seconds)

@@ -67,6 +67,12 @@ class Keys:
         return f"{self.prefix}:unwritten"
 
     @property
+    def courtyard_away(self) -> str:
+        """Sorted set "{table_id}:{player_id}" -> when a courtyard's waiting player, whose
+        last socket closed, leaves its queue (PROTOCOL §2d)."""
+        return f"{self.prefix}:courtyard-away"
+
+    @property
     def snapshot_due(self) -> str:
         """Set of running tables whose state should be copied to the database (a round began)."""
         return f"{self.prefix}:snapshot_due"

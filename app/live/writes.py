@@ -75,6 +75,9 @@ class Write:
     snapshot: bool = False
     announcement: Announcement | None = None
     answers: str | None = None
+    # a new game starts at a table that had one (a courtyard's next): the archive of the
+    # last one's rounds is emptied first
+    fresh_archive: bool = False
 
 
 def lobby_update(table_id: str, version: int, entry: TableInfo | None) -> bytes:
@@ -137,6 +140,8 @@ class Writes(StoreBase):
             header["retire_at"] = write.retire_at_ms
         if bucket_args:
             header["buckets"] = bucket_args
+        if write.fresh_archive:
+            header["fresh_archive"] = True
         try:
             result = await run_script(
                 self._write, self.runner,

@@ -27,6 +27,7 @@ from app.services.play.clock import Clock
 from app.services.play.relay import Relay
 from app.services.play.route import Route
 from app.services.tables.caps import PlayerCaps
+from app.services.tables.queue_absence import QueueAbsence
 
 
 async def unpersisted_refusal(settings: Settings, store: LiveStore) -> str | None:
@@ -75,6 +76,8 @@ class LiveTables:
         # Quick pairing and the messages for players rather than tables.
         self.notices = PlayerNotices(self.store, self.hub)
         self.seeks = Seeks(self.store, db, self.notices, self.caps)
+        # A courtyard's waiting players who are away too long leave its queue (PROTOCOL §2d).
+        self.queue_absence = QueueAbsence(self.store, self.caps)
         # People: friends, blocks, challenges (PROTOCOL §2c).
         self.friends = Friends(self.store, db, self.notices, self.caps)
         self.blocks = Blocks(db, self.notices)
@@ -99,12 +102,14 @@ class LiveTables:
         self.caps.start()
         await self.notices.start()
         self.seeks.start()
+        self.queue_absence.start()
         await self.tournaments.start()
         self.director.start()
 
     async def stop(self) -> None:
         await self.director.stop()
         await self.seeks.stop()
+        await self.queue_absence.stop()
         await self.caps.stop()
         await self.clock.stop()
         await self.bots.stop()

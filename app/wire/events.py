@@ -12,6 +12,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 from pydantic import Field
 
 from app.engine.events import Event
+from app.wire.courtyard import CourtyardEvent, QueueEvent
 
 
 class JoinEvent(TypedDict):
@@ -81,7 +82,7 @@ class ClockEvent(TypedDict):
 
 TableEvent = (
     Event | JoinEvent | LeaveEvent | RematchEvent | BotTakeoverEvent | RoundResumeEvent
-    | ClockEvent | SeatReclaimEvent
+    | ClockEvent | SeatReclaimEvent | QueueEvent | CourtyardEvent
 )
 # As the schema tells them apart: by `type`.
 TaggedEvent = Annotated[TableEvent, Field(discriminator="type")]

@@ -26,6 +26,7 @@ from pydantic.json_schema import SkipJsonSchema
 from app.engine.options import OptionValue
 from app.engine.values import PlacementDict
 from app.engine.values import Result as EngineResult
+from app.wire.courtyard import CourtyardPart, CourtyardTable
 from app.wire.events import TaggedEvent
 from app.wire.moderation import ModerationNotice
 
@@ -49,7 +50,7 @@ class TableSeat(TypedDict):
     bot: NotRequired[str]
 
 
-class TableInfo(TypedDict):
+class TableInfo(CourtyardTable):
     """PROTOCOL's `table`: as GET /api/tables and the lobby show it."""
 
     id: str
@@ -128,7 +129,7 @@ class ViewClock(TypedDict):
     reserve_ms: list[int]
 
 
-class PublicView(TypedDict):
+class PublicView(CourtyardPart):
     """What every seat's view and a spectator's share (built once per version); a
     variant adds fields of its own (`target`, `count`, `engine`, `closed`, ...)."""
 

@@ -54,6 +54,12 @@ def test_variants_lists_every_playable_variant(client: httpx.Client) -> None:
     assert targets["goat"] == targets["donkey"] == 101
     assert (targets["sea_goat"], targets["telephone"]) == (125, 72)
     assert targets["classic"] is None and targets["mexican_train"] is None
+    # Which games have two teams, as the variants declare it (PROTOCOL §2d's courtyard):
+    # a switch among the options, or always (null) for a team game without one.
+    team_option = {v["name"]: v["team_option"] for v in listed if v["teams"]}
+    assert team_option == {"goat": "teams", "fives": "teams", "sea_goat": "teams",
+                           "sport_goat": None, "general": None}
+    assert all(v["team_option"] is None for v in listed if not v["teams"])
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,15 @@ import random
 
 import pytest
 
-from app.engine import OptionsError, new_game, parse_tile, replay_record, validate_options
+from app.engine import (
+    VARIANTS,
+    OptionsError,
+    in_two_teams,
+    new_game,
+    parse_tile,
+    replay_record,
+    validate_options,
+)
 from app.engine.scoring import goat_hand_points
 
 
@@ -85,3 +93,17 @@ def test_team_gains_pay_partners_alike() -> None:
     assert margin_gains([30, 80], [1]) == [4, 10]
     assert margin_gains([0, 3], [1]) == [1, 10]  # S = 100 -> 0 -> at least 1
     assert margin_gains([42, 42], []) == [5, 5]  # "a draw pays every player +5"
+
+
+def test_which_games_are_played_by_two_teams_is_the_variants_own_word() -> None:
+    """PROTOCOL §2d: a courtyard needs a game of two teams; each variant says which."""
+    for name in VARIANTS:
+        defaults = validate_options(name, 4, {})
+        switched = {**defaults, "teams": True} if "teams" in defaults else defaults
+        game = new_game(name, 4, switched, b"\x01" * 32)
+        # the game itself keeps scores per team exactly when the declaration says so
+        sides = getattr(game, "sides", None)
+        assert in_two_teams(name, 4, switched) == bool(sides is not None and sides.teams), name
+    assert not in_two_teams("goat", 4, validate_options("goat", 4, {}))
+    assert in_two_teams("general", 4, validate_options("general", 4, {}))
+    assert not in_two_teams("goat", 2, validate_options("goat", 2, {}))

@@ -7,7 +7,8 @@
 --   expected (the version the writer read), table (its id), writer (the write's id),
 --   process (the writing process), created (ms: its place in the lobby index), listed,
 --   deadline (ms; absent: none), finished, retire_at (ms; absent: none), snapshot,
---   channel, lobby_channel, buckets (rate and burst of each bucket, in KEYS' order);
+--   channel, lobby_channel, buckets (rate and burst of each bucket, in KEYS' order),
+--   fresh_archive (a new game: the archive of the last one's rounds is emptied first);
 -- [2] the state's JSON; [3] the change announcement's header line; [4] the writer's parts;
 -- [5] the lobby's message ('' for none); [6...] the rounds to archive.
 -- The change is published unless the listeners are known and no other process is among
@@ -43,6 +44,7 @@ end
 if h.finished then redis.call('SADD', KEYS[4], h.table) end
 if h.retire_at then redis.call('ZADD', KEYS[5], h.retire_at, h.table) end
 if h.snapshot then redis.call('SADD', KEYS[7], h.table) end
+if h.fresh_archive then redis.call('DEL', KEYS[6]) end
 for i = 6, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
 if cur == 0 then redis.call('SADD', KEYS[8], '*') end
 local known = redis.call('SCARD', KEYS[8])

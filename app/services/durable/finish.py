@@ -19,6 +19,7 @@ from app.engine import game_from_dict
 from app.live.store import LiveStore
 from app.services.durable.results import FinishedGame, write_result
 from app.services.tables.fairness import pays_ratings, with_reason
+from app.services.tables.next_game import start_next
 from app.services.tables.transact import FINISHED_KEEP_SECONDS, full_game_dict, load
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,10 @@ class Finisher:
             stored = None if table is None else table.game
             if table is None or stored is None or table.status != "finished" \
                     or table.game_id is None:
+                if table is not None and table.courtyard is not None:
+                    # its game was written and the next one started (PROTOCOL §2d)
+                    await self.store.redis.srem(self.store.keys.unwritten, table_id)
+                    return False
                 log.error("unwritten table %s has no finished game; dropping it", table_id)
                 await self.store.redis.srem(self.store.keys.unwritten, table_id)
                 return False
@@ -72,7 +77,13 @@ class Finisher:
                 started_at=_when(table.started_at),
                 finished_at=_when(table.finished_at) or datetime.now(UTC),
             ))
-            await self.store.mark_written(table_id, FINISHED_KEEP_SECONDS)
+            if table.courtyard is not None:
+                # A courtyard goes on: its next game may start now that this one is written
+                # (PROTOCOL §2d), and the table is kept.
+                await start_next(self.store, table_id, table.game_id, written=True)
+                await self.store.mark_written(table_id, None)
+            else:
+                await self.store.mark_written(table_id, FINISHED_KEEP_SECONDS)
             log.info("game result written")
             self._next_try.pop(table_id, None)
             return True

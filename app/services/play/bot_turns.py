@@ -52,6 +52,8 @@ async def add_bot(
             raise ServiceError("not_seated", "bots_by_seated", 409)
         if table.rated:  # see app.services.tables.fairness
             raise ServiceError("bad_request", "rated_people_only", 409)
+        if table.courtyard is not None:  # people take turns there (PROTOCOL §2d)
+            raise ServiceError("bad_request", "courtyard_people_only", 409)
 
     return await lobby.take_seat(
         store,

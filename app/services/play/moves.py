@@ -18,9 +18,11 @@ from app.live.chat_log import ChatLog, SaidLine
 from app.live.ratelimit import Charge
 from app.live.store import LiveStore, Outage
 from app.services.tables.bot_seats import hand_over, is_bot, reclaimed
+from app.services.tables.deal import Deal
 from app.services.tables.events import ClockEvent
 from app.services.tables.fairness import unrate_for_takeover
-from app.services.tables.table import ClockRule, Step, Table
+from app.services.tables.next_game import next_game
+from app.services.tables.table import ClockRule, Remove, Step, Table
 from app.services.tables.transact import (
     Change,
     Command,
@@ -164,15 +166,20 @@ async def resign(store: LiveStore, player_id: int, table_id: str) -> Change:
     return change
 
 
-def timeout(now: int, forgiven: Outage | None = None) -> Command:
+def timeout(now: int, forgiven: Outage | None = None, deal: Deal | None = None) -> Command:
     """The timeout of the player on turn if his deadline has passed at `now` (the clock's
     job); nothing if he moved in time, or the game is over. At a casual table that allows
     it (`on_timeout: "computer"`, PROTOCOL §2g) a bot plays on for him; at the end of a
     pause between rounds the first turn's clock starts instead. A turn that ran out within
     `forgiven` (the store's last outage: a write that landed late, or a clock this process
-    had not restarted yet) gets a whole turn again, not a timeout."""
+    had not restarted yet) gets a whole turn again, not a timeout. At a courtyard table
+    whose game is over, the next one starts at the pause's end, dealt from `deal`, once
+    the game that ended is written (PROTOCOL §2d)."""
 
-    def apply(table: Table) -> Step | None:
+    def apply(table: Table) -> Step | Remove | None:
+        if table.status == "finished" and table.courtyard is not None \
+                and table.game_id is not None and deal is not None:
+            return next_game(table.game_id, now, deal)(table)
         if table.status != "playing":
             return None
         if table.deadline is not None and table.deadline > now:
@@ -205,7 +212,8 @@ async def expire(store: LiveStore, table_id: str) -> Change | None:
     new deadline is already in the clock), or the game is over or gone.
     """
     try:
-        change = await transact(store, table_id, timeout(now_ms(), await store.last_outage()))
+        change = await transact(store, table_id, timeout(now_ms(), await store.last_outage(),
+                                                         Deal.fresh()))
     except ServiceError as error:
         if error.code == "not_found":
             await store.drop_deadline(table_id)

@@ -49,6 +49,8 @@ def bot_on_turn(table: Table, game: Game | None) -> Person | None:
 def wake_at(table: Table, game: Game | None, now: int) -> int | None:
     """When the clock must look at the table next: the turn's deadline, or for a bot's turn
     the moment it should move (the bot then plays well inside that deadline)."""
+    if table.status == "finished" and table.courtyard is not None:
+        return table.next_round_at  # a courtyard's next game (PROTOCOL §2d)
     if table.status != "playing":
         return None
     if table.next_round_at is not None:  # nobody moves before the next round's deal

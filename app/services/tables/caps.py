@@ -73,7 +73,8 @@ class RatedSeats:
             if held == keep:
                 continue
             table = await load(self.store, held)
-            if table is None or table.status == "finished" or table.seat_of(player_id) is None:
+            # (a courtyard's: he neither plays nor waits there any more, PROTOCOL §2d)
+            if table is None or not table.holds(player_id):
                 over.append(held)
         return over
 

@@ -5,8 +5,10 @@ server sends, in app/wire/events.py."""
 from app.wire.events import (
     BotTakeoverEvent,
     ClockEvent,
+    CourtyardEvent,
     JoinEvent,
     LeaveEvent,
+    QueueEvent,
     RematchEvent,
     RoundResumeEvent,
     SeatReclaimEvent,
@@ -16,8 +18,10 @@ from app.wire.events import (
 __all__ = [
     "BotTakeoverEvent",
     "ClockEvent",
+    "CourtyardEvent",
     "JoinEvent",
     "LeaveEvent",
+    "QueueEvent",
     "RematchEvent",
     "RoundResumeEvent",
     "SeatReclaimEvent",

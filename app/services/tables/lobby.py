@@ -4,22 +4,33 @@ from __future__ import annotations
 
 import logging
 import secrets
-import uuid
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from app import logs
 from app.config import settings
-from app.engine import OptionsError, new_seed, start_game, validate_options
+from app.engine import OptionsError, in_two_teams, validate_options
 from app.live.store import LiveStore, Write
 from app.services.play import moves
 from app.services.tables import seated
 from app.services.tables.bot_seats import DEFAULT_PACE_MS
 from app.services.tables.caps import RatedGameAlready, RatedSeats
+from app.services.tables.courtyard import withdrawal
+from app.services.tables.deal import Deal as Deal  # imported from here too
+from app.services.tables.deal import begin as begin
 from app.services.tables.events import RematchEvent, TableEvent
 from app.services.tables.fairness import has_bots
-from app.services.tables.table import REMOVE, OnTimeout, Person, Rematch, Remove, Step, Table
+from app.services.tables.table import (
+    REMOVE,
+    Courtyard,
+    OnTimeout,
+    Person,
+    Rematch,
+    Remove,
+    Step,
+    Table,
+)
 from app.services.tables.transact import (
     Change,
     Command,
@@ -78,10 +89,11 @@ class Terms:
     round_pause_seconds: int = 0
     private: bool = False
     reserve_seconds: int = DEFAULT_RESERVE
+    waiting_max: int | None = None
 
     @classmethod
     def of(cls, table: Table) -> Terms:
-        """The terms `table` was made with."""
+        """The terms `table` was made with (a courtyard's, but for the courtyard)."""
         return cls(table.variant, table.players, table.options, table.turn_seconds,
                    table.rated, table.on_timeout, table.bot_pace_ms,
                    table.round_pause_seconds, table.private, table.reserve_seconds)
@@ -111,6 +123,10 @@ async def create_table(
         normalized = validate_options(terms.variant, terms.seats, terms.options)
     except OptionsError as error:
         raise ServiceError.of_engine("bad_request", error, 422) from error
+    if terms.waiting_max is not None and not in_two_teams(terms.variant, terms.seats,
+                                                          normalized):
+        # the variant's own declaration says whether these options seat two teams
+        raise ServiceError("bad_request", "courtyard_teams_only", 422)
     table = new_table(
         secrets.token_hex(8), _who(player), replace(terms, options=normalized),
         (_who(player), *[None] * (terms.seats - 1)), now_ms(),
@@ -141,6 +157,7 @@ def new_table(
         created_at=now,
         private=terms.private,
         reserve_seconds=terms.reserve_seconds,
+        courtyard=None if terms.waiting_max is None else Courtyard(terms.waiting_max),
     )
 
 
@@ -172,36 +189,15 @@ async def list_tables(store: LiveStore, limit: int | None = None) -> list[TableI
     lobby size)."""
     limit = settings.lobby_max_tables if limit is None else limit
     tables = [Table.from_dict(t.state, t.version) for t in await store.listed()]
-    shown = [t for t in tables if t.status in ("waiting", "playing") and not t.private]
+    # (a courtyard between two games too: it goes on, PROTOCOL §2d)
+    shown = [t for t in tables if (t.status in ("waiting", "playing") or t.courtyard is not None)
+             and not t.private]
     shown.sort(key=lambda t: (t.status != "waiting", -t.created_at))
     return [public_table(table) for table in shown[:limit]]
 
 
 async def get_table(store: LiveStore, table_id: str) -> TableInfo:
     return public_table(await loaded(store, table_id))
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """What a game starts from: a fresh secret seed (only its commitment is shown, in the
-    start event and every view, until the game ends), the game's id, and the time."""
-
-    seed: bytes
-    game_id: str
-    now: int
-
-    @classmethod
-    def fresh(cls) -> Deal:
-        return cls(new_seed(), uuid.uuid4().hex, now_ms())
-
-
-def begin(table: Table, deal: Deal) -> Step:
-    """The game of a table whose every seat is taken, dealt from `deal`."""
-    game, started = start_game(table.variant, table.players, table.options, deal.seed,
-                               clock=now_ms)
-    # Every reserve whole, and nobody has moved yet (a rematch starts afresh too).
-    return Step(replace(table, game_id=deal.game_id, started_at=deal.now, reserve_ms=None,
-                        moved=(), stand_ins=()), started, game)
 
 
 def seating(
@@ -228,6 +224,11 @@ def seating(
             chosen = seat
         seated = who(chosen)
         table = table.with_seat(chosen, seated)
+        yard = table.courtyard
+        if yard is not None:  # he sits down for the courtyard's next game (the draw rule)
+            since = list(yard.since)
+            since[chosen] = yard.games + 1
+            table = replace(table, courtyard=replace(yard, since=tuple(since)))
         events: list[TableEvent] = [
             {"type": "join", "round": 0, "seat": chosen, "player": seated.name}
         ]
@@ -305,6 +306,8 @@ def rematch_offer(player_id: int, new_table_id: str) -> Command:
 
     def apply(table: Table) -> Step | None:
         seat = _seat(table, player_id)
+        if table.courtyard is not None:  # its next game starts by itself (PROTOCOL §2d)
+            raise ServiceError("bad_request", "courtyard_no_rematch", 409)
         if table.status != "finished":
             raise ServiceError("bad_request", "rematch_after_game", 409)
         offer = table.rematch or Rematch()
@@ -361,8 +364,11 @@ def departure(player: Player) -> Command:
     """Before the start: the seat freed (an emptied table is removed). During play: a
     resignation, which RULES 1.10 treats exactly as a timeout."""
     resigns = moves.resignation(player.id)
+    leaves_yard = withdrawal(_who(player), resigns)
 
     def apply(table: Table) -> Step | Remove | None:
+        if table.courtyard is not None and table.status != "waiting":
+            return leaves_yard(table)
         seat = _seat(table, player.id)
         if table.status == "playing":
             return resigns(table)

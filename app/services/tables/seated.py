@@ -26,14 +26,14 @@ async def note(store: LiveStore, people: Iterable[Person | None], table_id: str,
 
 
 async def tables_of(store: LiveStore, player_id: int) -> list[Table]:
-    """The waiting and playing tables `player_id` sits at, the newest first."""
+    """The waiting and playing tables `player_id` sits at (or, at a courtyard, waits at or
+    comes in at: PROTOCOL §2d), the newest first."""
     key = store.keys.seated(player_id)
     found: list[Table] = []
     for raw in await store.command("ZREVRANGE", key, 0, KEPT - 1):
         table_id = raw.decode() if isinstance(raw, bytes) else str(raw)
         table = await load(store, table_id)
-        if (table is None or table.status not in ("waiting", "playing")
-                or table.seat_of(player_id) is None):
+        if table is None or not table.holds(player_id):
             await store.command("ZREM", key, table_id)
             continue
         found.append(table)

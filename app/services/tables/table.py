@@ -3,7 +3,8 @@
 `Table.to_dict()` is exactly the JSON object the live store holds for a table (and the
 database's snapshot of a running game), `Table.from_dict()` reads it back; fields added
 later (`round_pause_seconds`, `on_timeout`, `bot_pace_ms`, `next_round_at`, `rematch`,
-`private`, `unrated_reason`, `reserve_seconds`, `reserve_ms`, `moved`, `stand_ins`) have
+`private`, `unrated_reason`, `reserve_seconds`, `reserve_ms`, `moved`, `stand_ins`,
+`courtyard`) have
 defaults, so a state written before them still loads (a state that says `bot_takeover`,
 the flag `on_timeout` replaced, is read as `on_timeout: "computer"`).
 
@@ -98,6 +99,61 @@ class StandIn:
         return cls(data["seat"], Person.from_dict(data["person"]), data.get("back", False))
 
 
+@dataclass(frozen=True, slots=True)
+class Courtyard:
+    """A courtyard table's own state (PROTOCOL §2d): four play, up to `waiting_max` wait.
+
+    `queue`: who waits, first first. `games`: how many games the table has started.
+    `since`: by seat, the number of the game at which its player sat down (the draw rule).
+    `next`: the next game's seats, decided by the write that ended the last one (None while
+    a game is played or before the first); `written`: that game is in the database (the
+    next one may start, and overwrite it, only then). `gone`: players who left the table
+    during the game that ended: they neither sit the next one nor wait."""
+
+    waiting_max: int
+    queue: tuple[Person, ...] = ()
+    games: int = 0
+    since: tuple[int, ...] = (1, 1, 1, 1)
+    next: tuple[Person | None, ...] | None = None
+    written: bool = False
+    gone: tuple[int, ...] = ()
+
+    def queued(self, player_id: int) -> bool:
+        return any(who.id == player_id for who in self.queue)
+
+    def coming(self, player_id: int) -> bool:
+        """Whether `player_id` sits the next game (once it is decided)."""
+        return self.next is not None and any(
+            who is not None and who.id == player_id for who in self.next)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "waiting_max": self.waiting_max,
+            "queue": [who.to_dict() for who in self.queue],
+            "games": self.games,
+            "since": list(self.since),
+            "written": self.written,
+            "gone": list(self.gone),
+        }
+        if self.next is not None:
+            data["next"] = [None if who is None else who.to_dict() for who in self.next]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Courtyard:
+        upcoming = data.get("next")
+        return cls(
+            waiting_max=data["waiting_max"],
+            queue=tuple(Person.from_dict(who) for who in data["queue"]),
+            games=data["games"],
+            since=tuple(data["since"]),
+            next=None if upcoming is None else tuple(
+                None if who is None else Person.from_dict(who) for who in upcoming),
+            written=data.get("written", False),
+            gone=tuple(data.get("gone", ())),
+        )
+
+
 class LogEntry(NamedTuple):
     """The events of the change that made version `v` (a tuple: a table's log is read back
     whole by every process its changes are announced to)."""
@@ -151,6 +207,8 @@ class Table:
     moved: tuple[int, ...] | None = None
     # The seats computer players hold for people who timed out (casual tables).
     stand_ins: tuple[StandIn, ...] = ()
+    # A courtyard table's queue and rotation (PROTOCOL §2d); None: an ordinary table.
+    courtyard: Courtyard | None = None
     # Not stored: the version this table was read at (0: not stored yet), and its log's
     # entries as JSON, in order, when the process that made them kept them.
     version: int = field(default=0, compare=False)
@@ -168,6 +226,19 @@ class Table:
 
     def people(self) -> list[Person]:
         return [who for who in self.seats if who is not None and not who.is_bot]
+
+    def holds(self, player_id: int) -> bool:
+        """Whether `player_id` is at this table for its game, or its next: seated at a
+        table not finished, or at a courtyard seated, waiting or coming in."""
+        yard = self.courtyard
+        if yard is not None and player_id in yard.gone:
+            return False
+        if yard is not None and (yard.queued(player_id) or yard.coming(player_id)):
+            return True
+        if self.seat_of(player_id) is None and (yard is None
+                                                 or self.stand_in_for(player_id) is None):
+            return False  # (a computer player holding his seat at a courtyard holds it for him)
+        return self.status != "finished"
 
     def free_seats(self) -> list[int]:
         return [seat for seat, who in enumerate(self.seats) if who is None]
@@ -235,6 +306,8 @@ class Table:
             data["moved"] = list(self.moved)
         if self.stand_ins:
             data["stand_ins"] = [s.to_dict() for s in self.stand_ins]
+        if self.courtyard is not None:
+            data["courtyard"] = self.courtyard.to_dict()
         return data
 
     def log_sizes(self) -> list[int] | None:
@@ -284,6 +357,8 @@ class Table:
             reserve_ms=None if (left := data.get("reserve_ms")) is None else tuple(left),
             moved=None if (moved := data.get("moved")) is None else tuple(moved),
             stand_ins=tuple(StandIn.from_dict(s) for s in data.get("stand_ins", ())),
+            courtyard=None if (yard := data.get("courtyard")) is None
+            else Courtyard.from_dict(yard),
             version=version,
             log_json=log_json,
         )

@@ -20,6 +20,7 @@ from app.services.errors import ServiceError as ServiceError  # imported from he
 from app.services.tables.bot_seats import seat_returned, wake_at
 from app.services.tables.events import TableEvent
 from app.services.tables.fairness import ABORTED, with_reason
+from app.services.tables.rotation import after_game, courtyard_fields, courtyard_view
 from app.services.tables.table import LogEntry, Person, Remove, Step, Table
 from app.services.tables.turn_clock import all_moved, moved_after, spent, turn_deadline
 from app.wire.messages import OwnView, PublicView, TableInfo, TableSeat, View, ViewSeat
@@ -81,6 +82,7 @@ def public_table(table: Table) -> TableInfo:
         "reserve_seconds": table.reserve_seconds,
         "on_timeout": table.on_timeout,
     }
+    courtyard_fields(table, info)
     return info
 
 
@@ -135,6 +137,8 @@ def public_view(
     view["spectators"] = spectators
     view["result"] = with_reason(view.get("result"), table)
     view["clock"] = {"reserve_ms": table.reserves()}
+    if table.courtyard is not None:
+        view["courtyard"] = courtyard_view(table.courtyard)
     if view["next_round_at"] is not None:
         # Between rounds nobody moves and no clock runs: the new deal waits for the pause.
         view["deadline"] = None
@@ -231,7 +235,7 @@ def _lobby_fields(table: Table) -> tuple[object, ...]:
     move, as a rule) leaves the lobby's entry as it was."""
     return (table.seats, table.status, table.game_id, table.options, table.turn_seconds,
             table.round_pause_seconds, table.rated, table.on_timeout, table.reserve_seconds,
-            table.variant, table.created_by, table.private)
+            table.variant, table.created_by, table.private, table.courtyard)
 
 
 def lobby_entry_changed(before: Table | None, after: Table) -> TableInfo | None:
@@ -336,7 +340,17 @@ def seal(current: Table, step: Step, now: int) -> Sealed:
     next_round_at = None
     deadline: int | None = None
     pause = table.round_pause_seconds
-    if status == "playing" and rule == "keep":
+    yard = table.courtyard
+    if finished and yard is not None and game is not None:
+        # PROTOCOL §2d: the write that ends a courtyard's game decides the next one's four;
+        # it starts after the round pause (app.services.tables.courtyard.next_game).
+        losers = [] if game.result is None else game.result["losers"]
+        table, rotated = after_game(table, losers, game.round)
+        events.append(rotated)
+        next_round_at = deadline = now + pause * 1000
+    elif status == "finished" and yard is not None and yard.next is not None:
+        next_round_at = deadline = current.next_round_at
+    elif status == "playing" and rule == "keep":
         next_round_at, deadline = current.next_round_at, current.deadline
     elif status == "playing" and pause and any(e["type"] == "round_end" for e in events):
         # A pause between rounds: the clock wakes at its end (play.expire then starts the
@@ -390,14 +404,16 @@ async def commit(
         deadline_ms=wake_at(table, step.game, now),
         finished=sealed.finished,
         # a private table was never in the lobby: nothing to take out of it
-        retire_at_ms=(now + FINISHED_IN_LOBBY_MS
-                      if sealed.finished and not table.private else None),
+        # (a courtyard's game is followed by the next: it stays)
+        retire_at_ms=(now + FINISHED_IN_LOBBY_MS if sealed.finished and not table.private
+                      and table.courtyard is None else None),
         listed=step.listed and not table.private,
         lobby_entry=lobby_entry_changed(current, table),
         archive=sealed.archive,
         snapshot=table.status == "playing" and (sealed.started or bool(sealed.archive)),
         announcement=None if prepared is None else prepared.announcement(),
         answers=answers,
+        fresh_archive=sealed.started,
     ), charge)
     if written is None:
         return None

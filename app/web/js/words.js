@@ -222,6 +222,17 @@ export function describeEvents(events, view) {
       case "game_end":
         lines.push(`${t("log.game_over")}: ${resultWords(view, ev.result || {})}`);
         break;
+      case "queue": // a courtyard's queue (PROTOCOL §2d)
+        lines.push(t(ev.joined ? "courtyard.log_joined" : "courtyard.log_left", { name: ev.player }));
+        break;
+      case "courtyard":
+        if ((ev.leaving || []).length) {
+          lines.push(t("courtyard.log_turn", { n: ev.game, coming: list(ev.coming || []), leaving: list(ev.leaving) }));
+        } else {
+          lines.push((ev.coming || []).length
+            ? t("courtyard.log_in", { n: ev.game, coming: list(ev.coming) }) : t("courtyard.log_stay", { n: ev.game }));
+        }
+        break;
       default:
         if (ev.type) lines.push(who ? `${who}: ${ev.type}` : String(ev.type));
     }

@@ -40,7 +40,8 @@ function noteEvents(ctx, events, v, before) {
       }
     }
   }
-  if (before && before.status === "waiting" && v.status === "playing" && ctx.seated(v)) {
+  // A game begins: the table's first, or a courtyard's next (PROTOCOL §2d), new seats too.
+  if (before && before.game_id !== v.game_id && v.status === "playing" && ctx.seated(v)) {
     alertPlayer("start", t("alert.game_started"), t("alert.game_started_body", { game: variantName(v.variant) }));
   }
   if (v.status === "playing" && !v.next_round_at && v.turn === v.you && ctx.seated(v)) {

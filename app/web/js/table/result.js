@@ -62,7 +62,7 @@ export function renderResult(ctx) {
   const rematchPart = [];
   if (offer.new_table_id) {
     rematchPart.push(h("a", { href: `#/table/${encodeURIComponent(offer.new_table_id)}`, class: "button primary", "data-testid": "rematch-go" }, t("rematch.go")));
-  } else if (ctx.seated(v)) {
+  } else if (ctx.seated(v) && !v.courtyard) { // a courtyard's next game starts by itself
     rematchPart.push(h("button", { type: "button", class: "primary", "data-testid": "rematch", disabled: offered, onclick: () => rematch(ctx) },
       offered ? t("rematch.offered") : (offer.offers || []).length ? t("rematch.accept") : t("rematch.offer")));
   }

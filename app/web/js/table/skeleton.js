@@ -22,6 +22,7 @@ export function skeleton(tableId) {
     hand: h("div", { class: "hand", role: "group", "aria-label": t("table.your_tiles"), "data-testid": "hand" }),
     mine: h("div", { class: "my-area" }),
     waiting: h("div", { class: "waiting card", hidden: true, "data-testid": "waiting" }),
+    courtyard: h("div", { class: "courtyard card", hidden: true, "data-testid": "courtyard" }),
     result: h("div", { class: "result card", hidden: true, "data-testid": "result" }),
     sheet: h("div", { class: "sheet-box", "data-testid": "score-sheet" }),
     // Scrolled by keyboard too (a focusable region); the moves are told by `announce`.
@@ -40,7 +41,7 @@ export function skeleton(tableId) {
   el.page = h("section", { class: "table-page", dataset: { tableId } },
     h("div", { class: "table-head" }, h("div", {}, h("div", { class: "table-title-row" }, el.title, el.rulesLink), el.subtitle), el.headActions),
     h("div", { class: "table-layout" },
-      h("div", { class: "table-main" }, el.waiting, el.seatsBox, el.statusBar, el.felt, el.mine, el.result),
+      h("div", { class: "table-main" }, el.waiting, el.seatsBox, el.statusBar, el.felt, el.mine, el.result, el.courtyard),
       h("div", { class: "table-side" },
         h("section", { class: "card" }, h("h2", {}, t("table.score")), el.sheet),
         h("section", { class: "card" }, h("h2", {}, t("table.log")), el.log),

@@ -67,7 +67,7 @@ export function renderGone(ctx) {
   const { el } = ctx;
   drawn.delete(el.waiting);
   el.waiting.hidden = false;
-  for (const part of [el.seatsBox, el.statusBar, el.felt, el.mine, el.result]) part.hidden = true;
+  for (const part of [el.seatsBox, el.statusBar, el.felt, el.mine, el.result, el.courtyard]) part.hidden = true;
   replace(el.waiting,
     h("h2", {}, t("table.gone")),
     h("p", {}, t("table.gone_text")),

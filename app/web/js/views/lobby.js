@@ -7,6 +7,7 @@ import { has, t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { navigate, pill, toast } from "../ui.js";
 import { loadVariants } from "../variants.js";
+import { changeQueue, queueAction, twoTeams, yardLine, yardOf } from "../courtyard.js";
 import { optionLabel, optionValueWord, optionWords, playerName, variantName } from "../words.js";
 import { openSeeksList, playNowBox } from "./seeks.js";
 import { playComputerBox } from "./solo.js";
@@ -41,20 +42,32 @@ function tableCard(table) {
       actions.push(h("a", { class: "button", href: "#/signin", onclick: () => sessionStorage.setItem("domino.next", href) }, t("lobby.sign_in_to_join")));
     }
   }
-  if (!seated && table.status === "playing") actions.push(h("a", { class: "button watch", href }, t("lobby.watch")));
+  if (!seated && table.status !== "waiting") actions.push(h("a", { class: "button watch", href }, t("lobby.watch")));
+  // A courtyard (PROTOCOL §2d): its queue is joined from here too.
+  const yard = yardOf(table);
+  const queueing = yard && auth.signedIn ? queueAction(yard, seated && table.status !== "finished", table.status === "waiting" && free > 0) : null;
+  if (queueing) {
+    actions.push(h("button", { type: "button", class: queueing === "join" ? "primary" : "", "data-testid": `lobby-queue-${queueing}`,
+      onclick: async () => {
+        if (await changeQueue(table.id, queueing) && queueing === "join") navigate(href);
+      } }, t(queueing === "join" ? "courtyard.join" : "courtyard.leave")));
+  }
 
   return h("li", { class: `table-card ${table.status}`, dataset: { tableId: table.id } },
     h("div", { class: "table-card-head" },
       h("strong", { class: "variant" }, variantName(table.variant)),
       pill(has(`status.${table.status}`) ? t(`status.${table.status}`) : String(table.status), table.status),
       pill(table.rated ? t("table.rated") : t("table.casual"), table.rated ? "rated" : "casual"),
-      table.private ? pill(t("people.private"), "private") : null),
+      table.private ? pill(t("people.private"), "private") : null,
+      yard ? pill(t("courtyard.title"), "courtyard") : null),
     h("div", { class: "options" }, optionWords(table.variant, table.options).join(" · ") || t("lobby.standard_rules")),
     h("ul", { class: "seat-list", "aria-label": t("lobby.seats") },
       seats.map((x) => x.player
         // A player's name is not a word of the page: translators and translating browsers leave it.
         ? h("li", { class: "taken" }, x.bot ? playerName(x, x.seat) : nameTag(x.player))
         : h("li", { class: "free" }, t("lobby.free_seat")))),
+    yard ? h("div", { class: "meta courtyard-meta", "data-testid": "courtyard-line" }, yardLine(yard),
+      (yard.queue || []).length ? [": ", ...(yard.queue || []).flatMap((name, i) => [i ? ", " : "", nameTag(name)])] : null) : null,
     h("div", { class: "meta" }, `${t("lobby.players", { n: seats.length })} · ${t("table.seconds_per_move", { n: table.turn_seconds ?? 30 })}`),
     h("div", { class: "actions" }, actions));
 }
@@ -104,6 +117,12 @@ function createForm(variants) {
   const takeover = h("input", { type: "checkbox", name: "on_timeout", checked: true });
   const takeoverLabel = h("label", { class: "inline", hidden: true }, takeover, ` ${t("create.bot_takeover")}`);
   const privateBox = h("input", { type: "checkbox", name: "private", "data-testid": "private" });
+  // A courtyard: only where the chosen game is one of two teams (the variant says so).
+  const courtyardBox = h("input", { type: "checkbox", name: "courtyard", "data-testid": "courtyard" });
+  const waitingMax = h("select", { name: "waiting_max", "data-testid": "waiting-max", "aria-label": t("courtyard.title") },
+    [2, 4].map((n) => h("option", { value: String(n) }, t("courtyard.people", { n: n + 4 }))));
+  const courtyardRow = h("div", { class: "form-row courtyard-row", hidden: true },
+    h("label", { class: "inline" }, courtyardBox, ` ${t("courtyard.create")}`), waitingMax);
   for (const radio of [rated, casual]) {
     radio.addEventListener("change", () => { takeoverLabel.hidden = !casual.checked; });
   }
@@ -112,10 +131,17 @@ function createForm(variants) {
   let controls = {};
 
   const chosen = () => variants.find((v) => v.name === variant.value) || variants[0];
+  const chosenOptions = () => Object.fromEntries(Object.entries(controls)
+    .filter(([, c]) => !c.node.hidden).map(([name, c]) => [name, c.value()]));
+  const syncCourtyard = () => {
+    courtyardRow.hidden = !twoTeams(chosen(), Number(seats.value), chosenOptions());
+    waitingMax.disabled = !courtyardBox.checked;
+  };
   const syncTeams = () => {
     // Teams are partners sitting opposite: only a table of four has them.
     const teams = controls.teams;
     if (teams) teams.node.hidden = seats.value !== "4";
+    syncCourtyard();
   };
   const syncVariant = () => {
     const info = chosen();
@@ -131,6 +157,8 @@ function createForm(variants) {
   };
   variant.addEventListener("change", syncVariant);
   seats.addEventListener("change", syncTeams);
+  optionsBox.addEventListener("change", syncCourtyard);
+  courtyardBox.addEventListener("change", syncCourtyard);
   syncVariant();
 
   const form = h("form", { class: "card create-form", "data-testid": "create-table" },
@@ -148,6 +176,7 @@ function createForm(variants) {
       h("label", { class: "inline" }, casual, ` ${t("table.casual")}`),
       takeoverLabel),
     h("label", { class: "inline" }, privateBox, ` ${t("create.private")}`),
+    courtyardRow,
     h("p", { class: "hint" }, rulesLink),
     error, submit);
   form.addEventListener("submit", async (ev) => {
@@ -164,6 +193,8 @@ function createForm(variants) {
         turn_seconds: turn.value(), reserve_seconds: reserve.value(), round_pause_seconds: pause.value(),
         rated: rated.checked, on_timeout: casual.checked && takeover.checked ? "computer" : "end",
         private: privateBox.checked,
+        ...(courtyardBox.checked && !courtyardRow.hidden
+          ? { courtyard: true, waiting_max: Number(waitingMax.value) } : {}),
       });
       navigate(`#/table/${encodeURIComponent(table.id)}`);
     } catch (err) {
@@ -182,7 +213,8 @@ export function renderLobby(root) {
 
   const redraw = () => {
     const items = [...tables.values()]
-      .filter((tb) => tb.status === "waiting" || tb.status === "playing")
+      // (a courtyard between two games too: its next starts by itself)
+      .filter((tb) => tb.status === "waiting" || tb.status === "playing" || tb.courtyard === true)
       // Waiting tables first (they need players), newest last within each group.
       .sort((a, b) => (a.status === b.status ? 0 : a.status === "waiting" ? -1 : 1));
     replace(list, items.map(tableCard));

@@ -15,6 +15,7 @@ import { toast, navigate } from "../ui.js";
 import { seatName } from "../words.js";
 import { renderBoard } from "../table/board.js";
 import { chatForm, onChat, renderChat, renderChatBox } from "../table/chat.js";
+import { renderCourtyard } from "../table/courtyard.js";
 import { onError, onPresence, onState, subscribe } from "../table/events.js";
 import { handKeys, renderHand } from "../table/hand.js";
 import { renderHead } from "../table/head.js";
@@ -98,6 +99,7 @@ export function renderTable(root, tableId) {
     }
     renderHead(ctx);
     renderWaiting(ctx);
+    renderCourtyard(ctx);
     renderChatBox(ctx);
     const v = state.view;
     if (!v || !v.seats || v.status === "waiting") {

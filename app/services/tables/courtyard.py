@@ -1,0 +1,140 @@
+"""The courtyard table (PROTOCOL §2d): its queue, and a player who leaves it.
+
+Four play in two teams and up to `waiting_max` wait. The write that ends a game decides
+the next one's four (app.services.tables.rotation, from `seal`). Joining and leaving the
+queue are changes like any other (`transact`).
+
+The next game: app.services.tables.next_game.
+
+A rated courtyard table holds the rated seat (PROTOCOL §2g) of everyone at it: seated,
+waiting or coming in. A player takes it when he joins the queue (refused while he sits at
+another rated table) and has it for as long as he waits and plays there; it is free
+again once he has left the queue and sits no more (`Table.holds`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import replace
+
+from app.live.store import LiveStore
+from app.services.tables import seated
+from app.services.tables.caps import RatedSeats
+from app.services.tables.events import QueueEvent, TableEvent
+from app.services.tables.rotation import without
+from app.services.tables.table import Person, Remove, Step, Table
+from app.services.tables.transact import (
+    Change,
+    Command,
+    ServiceError,
+    loaded,
+    now_ms,
+    transact,
+)
+
+
+def _round(table: Table) -> int:
+    return int((table.game or {}).get("round", 0))
+
+
+def _yard(table: Table) -> None:
+    if table.courtyard is None:
+        raise ServiceError("bad_request", "courtyard_only", 409)
+
+
+def _everyone(table: Table) -> list[Person]:
+    """Everyone at a courtyard table: seated (for its game, or coming in) and waiting."""
+    yard = table.courtyard
+    assert yard is not None
+    people = [*table.seats, *(yard.next or ()), *yard.queue]
+    return [who for who in people if who is not None and table.holds(who.id)]
+
+
+def queue_in(person: Person, apart: Collection[int] = ()) -> Command:
+    """`person` joins the back of the queue: 409 when it is full, when he is at the table
+    already (seated, waiting or coming in) and while a seat is free (he takes it instead);
+    403 when someone at the table blocks him or is blocked by him (PROTOCOL §2c)."""
+
+    def apply(table: Table) -> Step:
+        _yard(table)
+        yard = table.courtyard
+        assert yard is not None
+        if table.holds(person.id):
+            raise ServiceError("bad_request", "courtyard_in_already", 409)
+        if any(who.id in apart for who in _everyone(table)):
+            raise ServiceError("bad_request", "people_forbidden", 403)
+        if table.status == "waiting" and table.free_seats():
+            raise ServiceError("bad_request", "courtyard_seat_free", 409)
+        if len(yard.queue) >= yard.waiting_max:
+            raise ServiceError("bad_request", "courtyard_queue_full", 409, n=yard.waiting_max)
+        queue = (*yard.queue, person)
+        gone = tuple(p for p in yard.gone if p != person.id)
+        event: QueueEvent = {"type": "queue", "round": _round(table), "player": person.name,
+                             "joined": True, "position": len(queue)}
+        return Step(replace(table, courtyard=replace(yard, queue=queue, gone=gone)), [event],
+                    clock="keep")
+
+    return apply
+
+
+def queue_out(player: Person) -> Callable[[Table], Step]:
+    """`player` leaves the queue (or, once the last game has decided the next one's four,
+    his place among them, which the first waiting takes). 409 when he waits for nothing."""
+
+    def apply(table: Table) -> Step:
+        _yard(table)
+        yard = table.courtyard
+        assert yard is not None
+        if not yard.queued(player.id) and not yard.coming(player.id):
+            raise ServiceError("bad_request", "courtyard_not_queued", 409)
+        out, rotated = without(table, player.id, _round(table))
+        event: QueueEvent = {"type": "queue", "round": _round(table), "player": player.name,
+                             "joined": False, "position": None}
+        events: list[TableEvent] = [event] if rotated is None else [event, rotated]
+        return Step(out, events, clock="keep")
+
+    return apply
+
+
+async def join_queue(store: LiveStore, person: Person, table_id: str,
+                     apart: Collection[int] = ()) -> tuple[int, Change]:
+    """Apply `queue_in`; his place in the queue (1: first) and the change. At a rated table
+    his rated seat is taken first (and given back if he does not get in)."""
+    table = await loaded(store, table_id)
+    rated = RatedSeats(store) if table.rated and not table.holds(person.id) else None
+    if rated is not None:
+        await rated.take([person.id], table_id)
+    try:
+        change = await transact(store, table_id, queue_in(person, apart))
+    except ServiceError:
+        if rated is not None and not (await loaded(store, table_id)).holds(person.id):
+            await rated.give_up(person.id, table_id)
+        raise
+    assert change is not None and change.table.courtyard is not None
+    await seated.note(store, [person], table_id, now_ms())
+    return len(change.table.courtyard.queue), change
+
+
+async def leave_queue(store: LiveStore, player: Person, table_id: str) -> Change:
+    change = await transact(store, table_id, queue_out(player))
+    assert change is not None
+    return change
+
+
+def withdrawal(player: Person, resigns: Command) -> Command:
+    """A player leaves a courtyard table (`POST .../leave`): during its game he resigns
+    (`resigns`) and sits neither the next game nor waits; after it, he leaves his place
+    among the next four or in the queue. Before the first game, as at any table."""
+
+    def apply(table: Table) -> Step | Remove | None:
+        yard = table.courtyard
+        assert yard is not None
+        if table.status == "playing" and table.seat_of(player.id) is not None:
+            step = resigns(table)
+            assert isinstance(step, Step)
+            gone = replace(yard, gone=(*yard.gone, player.id),
+                           queue=tuple(w for w in yard.queue if w.id != player.id))
+            return replace(step, table=replace(step.table, courtyard=gone))
+        return queue_out(player)(table)
+
+    return apply
