@@ -74,7 +74,7 @@ if #chosen < seek.seats then
   redis.call('HSET', SEEKS, seek.id, ARGV[1])
   redis.call('HSET', OWNERS, owner, seek.id)
   redis.call('ZADD', EXPIRY, seek.expires_at, seek.id)
-  redis.call('ZADD', DUE, ARGV[6], seek.id)
+  redis.call('ZADD', DUE, ARGV[6], seek.id .. '|' .. owner)
   for _, node in ipairs(seek.cells) do
     redis.call('ZADD', pool .. node, seek.rating, seek.id)
   end

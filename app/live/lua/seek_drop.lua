@@ -1,6 +1,6 @@
 -- (Included by the seek scripts.) Every seek script takes the same KEYS: the seeks hash
 -- (id -> JSON), the owners hash (player id -> seek id), the expiry sorted set (id -> ms),
--- the due sorted set (id -> when its owner's sockets are next looked at), the absent hash
+-- the due sorted set ("id|owner" -> when the owner's sockets are next looked at), the absent hash
 -- (id -> since when its owner was found with no socket), the matches hash (table id -> the
 -- match). A pool's index: sorted sets (id -> rating) named <pool prefix><pool>:<node>, the
 -- nodes the seek's JSON lists under `cells` (app/live/seek_index.py).
@@ -13,7 +13,7 @@ local function drop(pool_prefix, id, seek)
   local owner = tostring(seek.player.id)
   if redis.call('HGET', OWNERS, owner) == id then redis.call('HDEL', OWNERS, owner) end
   redis.call('ZREM', EXPIRY, id)
-  redis.call('ZREM', DUE, id)
+  redis.call('ZREM', DUE, id .. '|' .. owner)
   redis.call('HDEL', ABSENT, id)
   local pool = pool_prefix .. seek.pool
   for _, node in ipairs(seek.cells or {}) do redis.call('ZREM', pool .. ':' .. node, id) end

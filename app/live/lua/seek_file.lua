@@ -7,7 +7,7 @@ local text = redis.call('HGET', SEEKS, ARGV[1])
 if not text or cjson.decode(text).cells then return 0 end
 local seek = cjson.decode(ARGV[2])
 redis.call('HSET', SEEKS, ARGV[1], ARGV[2])
-redis.call('ZADD', DUE, ARGV[3], ARGV[1])
+redis.call('ZADD', DUE, ARGV[3], ARGV[1] .. '|' .. tostring(seek.player.id))
 redis.call('SREM', ARGV[4] .. seek.pool, ARGV[1])
 for _, node in ipairs(seek.cells) do
   redis.call('ZADD', ARGV[4] .. seek.pool .. ':' .. node, seek.rating, ARGV[1])

@@ -21,32 +21,32 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', EXPIRY, '-inf', now, 'LIMIT', 0,
     redis.call('ZREM', EXPIRY, id)
   end
 end
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', DUE, '-inf', now, 'LIMIT', 0, limit)) do
-  local text = redis.call('HGET', SEEKS, id)
-  if not text then
-    redis.call('ZREM', DUE, id)
+-- An owner whose socket is there costs one look at his leases, not his seek.
+for _, due in ipairs(redis.call('ZRANGEBYSCORE', DUE, '-inf', now, 'LIMIT', 0, limit)) do
+  local id, owner = string.match(due, '^(.*)|(.*)$')
+  local next_at = now + every
+  if redis.call('ZCOUNT', sockets .. owner, now, '+inf') > 0 then
     redis.call('HDEL', ABSENT, id)
   else
-    local seek = cjson.decode(text)
-    local next_at = now + every
-    if redis.call('ZCOUNT', sockets .. tostring(seek.player.id), now, '+inf') > 0 then
+    local since = tonumber(redis.call('HGET', ABSENT, id))
+    if not since then
+      redis.call('HSET', ABSENT, id, now)
+      since = now
+    end
+    if now - since > grace then
+      local text = redis.call('HGET', SEEKS, id)
+      redis.call('ZREM', DUE, due)
       redis.call('HDEL', ABSENT, id)
-    else
-      local since = tonumber(redis.call('HGET', ABSENT, id))
-      if not since then
-        redis.call('HSET', ABSENT, id, now)
-        since = now
-      end
-      if now - since > grace then
-        drop(pool_prefix, id, seek)
+      if text then
+        drop(pool_prefix, id, cjson.decode(text))
         table.insert(out, 'no_socket')
         table.insert(out, text)
-        next_at = nil
-      else
-        next_at = math.min(next_at, since + grace + 1)
       end
+      next_at = nil
+    else
+      next_at = math.min(next_at, since + grace + 1)
     end
-    if next_at then redis.call('ZADD', DUE, next_at, id) end
   end
+  if next_at then redis.call('ZADD', DUE, next_at, due) end
 end
 return out
