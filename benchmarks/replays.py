@@ -32,9 +32,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.server import private_database  # noqa: E402
-from tests.e2e.client import Account, Player, autoplay, create_table, join, register  # noqa: E402
-from tests.servers import LOAD_LIMITS, Server, clear_redis_prefix, run_server  # noqa: E402
+from benchmarks.server import private_database
+from tests.e2e.client import Account, Player, autoplay, create_table, join, register
+from tests.servers import LOAD_LIMITS, Server, clear_redis_prefix, run_server
 
 SEATS = 8
 TICK = os.sysconf("SC_CLK_TCK")
@@ -120,7 +120,8 @@ def main() -> int:
 
         table_id, game_id = asyncio.run(setup())
         time.sleep(2)  # the finished game written
-        paths = {"log": f"/api/tables/{table_id}/log", "positions": f"/api/games/{game_id}/positions"}
+        paths = {"log": f"/api/tables/{table_id}/log",
+                 "positions": f"/api/games/{game_id}/positions"}
         print(f"load: {os.getloadavg()}")
         for name in reversed(servers):  # the first request: nothing kept yet
             for what, path in paths.items():
@@ -137,12 +138,13 @@ def main() -> int:
         for what in paths:
             medians = {}
             for name in servers:
-                got = runs[(what, name)]
-                medians[name] = statistics.median(g[0] for g in got)
+                turns = runs[(what, name)]
+                medians[name] = statistics.median(g[0] for g in turns)
                 print(f"{what:9} {name:7}: median {medians[name]:8.2f} ms CPU a request,"
-                      f" {statistics.median(g[1] for g in got):8.2f} ms wall, {got[0][2]} bytes")
+                      f" {statistics.median(g[1] for g in turns):8.2f} ms wall,"
+                      f" {turns[0][2]} bytes")
             if args.compare:
-                print(f"{what:9} ×{medians['this'] / medians['compare']:.4f}")
+                print(f"{what:9} ratio {medians['this'] / medians['compare']:.4f}")
         print(f"load: {os.getloadavg()}")
     return 0
 

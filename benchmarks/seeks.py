@@ -182,8 +182,8 @@ def main() -> int:
                   f" in {m['sweep_trips']:.0f} round trips")
         if args.compare:
             new, old = medians["this"], medians["compare"]
-            print(f"{n:6} open: add ×{new['add_us'] / old['add_us']:.4f},"
-                  f" sweep ×{new['sweep_us'] / old['sweep_us']:.4f}")
+            print(f"{n:6} open: add ratio {new['add_us'] / old['add_us']:.4f},"
+                  f" sweep ratio {new['sweep_us'] / old['sweep_us']:.4f}")
     print(f"load: {os.getloadavg()}")
     return 0
 
