@@ -128,8 +128,15 @@ class SeekBook:
         seek_id = await self.redis.hget(self._owners, str(player_id))
         return None if seek_id is None else str(seek_id)
 
-    async def all(self) -> list[dict[str, Any]]:
-        return [orjson.loads(text) for text in (await self.redis.hgetall(self._seeks)).values()]
+    async def listed(self, now_ms: int, offset: int, limit: int) -> list[dict[str, Any]]:
+        """The seeks open at `now_ms` in the order they run out (the order they were
+        opened), from the `offset`-th, at most `limit`."""
+        ids = [str(x) for x in await self.redis.zrangebyscore(
+            f"{self.prefix}:seek-expiry", f"({now_ms}", "+inf", start=offset, num=limit)]
+        if not ids:
+            return []
+        return [orjson.loads(text) for text in await self.redis.hmget(self._seeks, ids)
+                if text is not None]
 
     async def left_over(self, before_ms: int) -> dict[str, list[dict[str, Any]]]:
         """The matches made before `before_ms` whose table is not yet made and told: table

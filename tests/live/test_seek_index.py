@@ -102,7 +102,7 @@ async def test_one_sweep_ends_what_is_due_whatever_the_number_of_seeks(book: See
         await book.redis.zadd(f"{sockets}{player}", {"s": NOW + 10**9})
     for player in range(1, 601):
         seek = _seek(player, 1000 + player * 10, (1000 + player * 10, 1000 + player * 10),
-                     at=NOW - 600_000 if player % 100 == 0 else NOW)
+                     at=NOW - 600_000 if player % 100 == 0 else NOW + player)
         assert (await book.add(seek, NOW, "t", NOW)).kind == "open"
     ended = await book.sweep(NOW + 1, sockets, 30_000, 5_000, 1000)
     assert sorted(e.seek["player"]["id"] for e in ended) == [100, 200, 300, 400, 500, 600]
@@ -113,7 +113,9 @@ async def test_one_sweep_ends_what_is_due_whatever_the_number_of_seeks(book: See
     assert {e.reason for e in ended} == {"no_socket"}
     assert sorted(e.seek["player"]["id"] for e in ended) == \
         [p for p in range(301, 600) if p % 100]
-    assert len(await book.all()) == 297
+    listed = await book.listed(NOW + 40_000, 0, 1000)
+    assert len(listed) == 297 and [s["player"]["id"] for s in listed[:2]] == [1, 2]
+    assert [s["player"]["id"] for s in await book.listed(NOW + 40_000, 295, 10)] == [298, 299]
     # a seek ended is out of its pool's index: a newcomer finds only those left
     added = await book.add(_seek(9999, 4500, (4400, 4600)), NOW + 40_000, "t", LATER)
     assert added.kind == "open" and added.looked == 0

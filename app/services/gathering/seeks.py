@@ -57,6 +57,8 @@ CHECK_EVERY_MS = 5_000
 SWEEP_LIMIT = 1_000
 # A match not done this long after its seeks were taken is finished by any process's sweep.
 MATCH_GRACE_MS = 3_000
+# The most seeks one page of GET /api/seeks lists.
+LISTED = 100
 # No rating range: anyone.
 ANY_RATING = (-1e9, 1e9)
 # What a range's ends may be (the skill ratings a player can have lie well inside).
@@ -242,11 +244,9 @@ class Seeks:
             raise ServiceError("not_found", "no_seek", 404, seek=seek_id)
         await self.caps.seek_ended(player_id, seek_id)
 
-    async def list_open(self) -> list[SeekInfo]:
-        now = now_ms()
-        seeks = [s for s in await self.book.all() if s["expires_at"] > now]
-        seeks.sort(key=lambda s: s["created_at"])
-        return [public_seek(s) for s in seeks]
+    async def list_open(self, offset: int = 0, limit: int = LISTED) -> list[SeekInfo]:
+        """The open seeks, the oldest first, a page of them."""
+        return [public_seek(s) for s in await self.book.listed(now_ms(), offset, limit)]
 
     async def socket_closed(self, player_id: int) -> None:
         """A socket of `player_id` closed: his seek ends with his last one."""
