@@ -49,7 +49,7 @@ async def test_a_tables_log_is_replayed_once_a_version_for_both_processes(
     seated = await seat_players(list(server_pair), seats=2, rated=False, variant="classic")
     table_id, players = seated.table_id, seated.players
 
-    def moved(n: int):  # noqa: ANN202
+    def moved(n: int):
         return lambda state: state["seq"] >= n
 
     async def play_until(seq: int) -> None:

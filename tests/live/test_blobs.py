@@ -45,7 +45,7 @@ async def test_a_body_is_made_once_for_many_and_made_again_for_another_tag(
                       ttl_ms=60_000, max_bytes=100)
     made: list[bytes] = []
 
-    def maker(tag: bytes):  # noqa: ANN202
+    def maker(tag: bytes):
         async def make() -> bytes:
             made.append(tag)
             await asyncio.sleep(0.05)

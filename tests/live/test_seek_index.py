@@ -9,6 +9,7 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
+import orjson
 import pytest
 import redis.asyncio as aioredis
 
@@ -125,11 +126,8 @@ async def test_one_sweep_ends_what_is_due_whatever_the_number_of_seeks(book: See
 
 async def test_a_seek_opened_before_the_index_is_filed_in_it(book: SeekBook) -> None:
     unfiled = _seek(1, 1500)
-    await book.redis.hset(f"{book.prefix}:seeks", unfiled["id"],
-                          '{"id": "%s", "player": {"id": 1, "name": "p1"}, "pool": "p", '
-                          '"seats": 2, "rating": 1500, "range": [-1e9, 1e9], "avoid": [], '
-                          '"created_at": %d, "expires_at": %d}'
-                          % (unfiled["id"], NOW, NOW + 600_000))
+    # as the script before the index left it: no `cells`, in its pool's one set
+    await book.redis.hset(f"{book.prefix}:seeks", unfiled["id"], orjson.dumps(unfiled))
     await book.redis.sadd(f"{book.prefix}:seek-pool:p", unfiled["id"])
     assert await book.file_unindexed(LATER) == 1
     assert await book.file_unindexed(LATER) == 0
