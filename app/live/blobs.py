@@ -26,7 +26,8 @@ class BlobCache:
     def __init__(self, client: aioredis.Redis, prefix: str, kind: str, *, count: int,
                  ttl_ms: int, max_bytes: int) -> None:
         self.redis = client
-        self.kind = f"{prefix}:cache:{kind}"
+        # One hash tag for a cache's keys: its scripts' keys are on one shard of a cluster.
+        self.kind = f"{prefix}:cache:{{{kind}}}"
         self.count = count
         self.ttl_ms = ttl_ms
         self.max_bytes = max_bytes

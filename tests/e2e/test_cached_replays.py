@@ -31,14 +31,14 @@ async def store(redis_url: str, redis_prefix: str) -> AsyncIterator[LiveStore]:
 async def _kept(store: LiveStore, kind: str, name: str) -> tuple[bytes, bytes]:
     """The tag and the JSON kept for `name` (read as the cache keeps it: gzip bytes)."""
     found = await store.redis.execute_command(
-        "GET", f"{store.keys.prefix}:cache:{kind}:{name}", NEVER_DECODE=True)
+        "GET", f"{store.keys.prefix}:cache:{{{kind}}}:{name}", NEVER_DECODE=True)
     assert found is not None
     tag, _, body = bytes(found).partition(b"\n")
     return tag, gzip.decompress(body)
 
 
 async def _plant(store: LiveStore, kind: str, name: str, tag: bytes, value: object) -> None:
-    await store.redis.set(f"{store.keys.prefix}:cache:{kind}:{name}",
+    await store.redis.set(f"{store.keys.prefix}:cache:{{{kind}}}:{name}",
                           tag + b"\n" + gzip.compress(orjson.dumps(value)))
 
 
@@ -109,6 +109,6 @@ async def test_a_finished_games_positions_are_computed_once_for_both_processes(
         missing = await b.get("/api/games/no-such-game/positions")
         assert missing.status_code == 404
         assert await store.redis.exists(
-            f"{store.keys.prefix}:cache:positions:no-such-game") == 0
+            f"{store.keys.prefix}:cache:{{positions}}:no-such-game") == 0
     for p in [*game.players, game.spectator]:
         await p.close()
