@@ -14,7 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.live.seek_index import cell, cover, stab
-from app.live.seek_pool import NODE_LIMIT, SeekBook
+from app.live.seek_pool import SeekBook
 from app.live.store import connect
 
 NOW = 1_000_000
@@ -133,4 +133,3 @@ async def test_a_seek_opened_before_the_index_is_filed_in_it(book: SeekBook) -> 
     assert await book.file_unindexed(LATER) == 0
     added = await book.add(_seek(2, 1400), NOW, "t", LATER)
     assert added.kind == "matched" and added.seeks[1]["id"] == unfiled["id"]
-    assert NODE_LIMIT >= 8
