@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, Field
 
 from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT
 from app.api.tables import LiveDep, _failures
-from app.services.gathering.seeks import SeekRequest
+from app.services.gathering.seeks import LISTED, SeekRequest
 from app.services.tables.lobby import DEFAULT_RESERVE, MAX_RESERVE
 from app.services.tables.transact import ServiceError
 from app.wire.answers import SeekInfo, SeekOpened
@@ -47,8 +47,10 @@ async def open_seek(body: SeekCreate, player: LimitedPlayer, live: LiveDep) -> S
 
 
 @router.get("", response_model=None)
-async def list_seeks(live: LiveDep) -> list[SeekInfo]:
-    return await live.seeks.list_open()
+async def list_seeks(live: LiveDep, offset: int = Query(0, ge=0, le=100_000),
+                     limit: int = Query(LISTED, ge=1, le=LISTED)) -> list[SeekInfo]:
+    """The open seeks, the oldest first, a page of them."""
+    return await live.seeks.list_open(offset, limit)
 
 
 @router.delete("/{seek_id}", status_code=status.HTTP_204_NO_CONTENT,

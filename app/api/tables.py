@@ -6,21 +6,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request, status
+from fastapi import APIRouter, Depends, Request, Response, status
 from pydantic import BaseModel, Field
 
 from app.api.i18n import Refusal
+from app.api.packed import gzipped_json
 from app.api.ratelimit import LimitedPlayer
 from app.api.schemas import STRICT, Detail
 from app.services.accounts.credentials import PlayerRef
 from app.services.play import bot_turns
-from app.services.play.game_log import game_log
 from app.services.runtime import LiveTables
 from app.services.tables import courtyard, lobby
 from app.services.tables.settle import settled
 from app.services.tables.table import Person
 from app.services.tables.transact import ServiceError, public_table
-from app.wire.answers import Left, Seated, SeatedBot, TableLog
+from app.wire.answers import Left, Seated, SeatedBot
 from app.wire.courtyard import Queued
 from app.wire.messages import RematchOffer, TableInfo
 
@@ -121,17 +121,18 @@ async def get_table(table_id: str, live: LiveDep) -> TableInfo:
 
 
 @router.get("/{table_id}/log", responses=_failures(404), response_model=None)
-async def table_log(table_id: str, live: LiveDep) -> TableLog:
+async def table_log(table_id: str, live: LiveDep, request: Request) -> Response:
     """The events of the table's current game from its start, as its sockets were sent
-    them: the log of a spectator who arrives mid-game, or of a player in a new tab."""
-    async def read() -> TableLog:
-        found = await game_log(live.store, table_id)
+    them (`TableLog`): the log of a spectator who arrives mid-game, or of a player in a
+    new tab. Replayed once a version of the table, for every process."""
+    async def read() -> bytes:
+        found = await live.logs.gzipped(table_id)
         if found is None:
             raise ServiceError("not_found", "no_table", 404, table=table_id)
-        return found.to_dict()
+        return found
 
     with _refusals():
-        return await live.feed.restoring(table_id, read)
+        return gzipped_json(request, await live.feed.restoring(table_id, read))
 
 
 @router.post("/{table_id}/join", responses=_failures(401, 404, 409), response_model=None)

@@ -29,7 +29,8 @@ class Caps:
         self._lease_all = register(client, "cap_lease_all")
         self._due = register(client, "claim")
 
-    def _key(self, kind: str, owner: int | str) -> str:
+    def key(self, kind: str, owner: int | str) -> str:
+        """The key of `owner`'s leases of `kind` (a script's own look at them)."""
         return f"{self.prefix}:cap:{kind}:{owner}"
 
     @property
@@ -42,7 +43,7 @@ class Caps:
         over: list[str] | None = None,
     ) -> bool:
         """Hold (or renew) `member` among `owner`'s `kind`, unless `cap` are held already."""
-        held = await run_script(self._lease, self._runner, [self._key(kind, owner)],
+        held = await run_script(self._lease, self._runner, [self.key(kind, owner)],
                                 [cap, member, now_ms, expires_ms, *(over or [])])
         return bool(int(held))
 
@@ -57,18 +58,18 @@ class Caps:
             gone = over.get(owner, [])
             args += [len(gone), *gone]
         refused = int(await run_script(self._lease_all, self._runner,
-                                       [self._key(kind, o) for o in owners], args))
+                                       [self.key(kind, o) for o in owners], args))
         return None if refused == 0 else owners[refused - 1]
 
     async def _command(self, *args: Any) -> Any:
         return await self._runner.execute_command(*args)
 
     async def release(self, kind: str, owner: int | str, member: str) -> None:
-        await self._command("ZREM", self._key(kind, owner), member)
+        await self._command("ZREM", self.key(kind, owner), member)
 
     async def held(self, kind: str, owner: int, now_ms: int) -> list[str]:
         return [str(m) for m in await self._command(
-            "ZRANGEBYSCORE", self._key(kind, owner), now_ms, "+inf")]
+            "ZRANGEBYSCORE", self.key(kind, owner), now_ms, "+inf")]
 
     async def expire_waiting_at(self, table_id: str, at_ms: int) -> None:
         await self._command("ZADD", self._waiting, at_ms, table_id)

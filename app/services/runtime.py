@@ -13,6 +13,7 @@ from app.live.store import LiveStore, connect
 from app.services.accounts.sessions import Sessions
 from app.services.durable.finish import Finisher
 from app.services.durable.recovery import Recovery
+from app.services.durable.replays import Replays
 from app.services.fanout.feed import Feed
 from app.services.fanout.notices import PlayerNotices
 from app.services.fanout.tournament_feed import TournamentFeed
@@ -24,6 +25,7 @@ from app.services.people.challenges import Challenges
 from app.services.people.friends import Friends
 from app.services.play.bot_turns import BotTurns
 from app.services.play.clock import Clock
+from app.services.play.game_log import GameLogs
 from app.services.play.relay import Relay
 from app.services.play.route import Route
 from app.services.tables.caps import PlayerCaps
@@ -78,6 +80,9 @@ class LiveTables:
         self.seeks = Seeks(self.store, db, self.notices, self.caps)
         # A courtyard's waiting players who are away too long leave its queue (PROTOCOL §2d).
         self.queue_absence = QueueAbsence(self.store, self.caps)
+        # Answers that replay a whole game, computed once and kept for every process.
+        self.logs = GameLogs(self.store)
+        self.replays = Replays(self.store, db)
         # People: friends, blocks, challenges (PROTOCOL §2c).
         self.friends = Friends(self.store, db, self.notices, self.caps)
         self.blocks = Blocks(db, self.notices)

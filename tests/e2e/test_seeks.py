@@ -104,6 +104,11 @@ async def test_one_open_seek_a_range_a_cancel_and_the_last_socket(
         listed = (await http.get("/api/seeks")).json()
         assert {s["id"] for s in listed} == {high.json()["id"], other.json()["id"]}
         assert listed[0]["rating_range"] == [1800, 2500]
+        # a page of them, the oldest first
+        page = (await http.get("/api/seeks", params={"offset": 1, "limit": 1})).json()
+        assert [s["id"] for s in page] == [other.json()["id"]]
+        assert (await http.get("/api/seeks", params={"limit": 0})).status_code == 422
+        assert (await http.get("/api/seeks", params={"limit": 101})).status_code == 422
         # only the owner cancels, once
         wrong = await http.delete(f"/api/seeks/{high.json()['id']}", headers=two.headers)
         assert wrong.status_code == 404

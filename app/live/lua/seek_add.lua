@@ -1,35 +1,52 @@
 -- Adds a seek and takes the seeks it completes a table with, if any.
--- KEYS: the seeks hash (id -> JSON), the owners hash (player id -> seek id), the pool's set,
--- the expiry sorted set (id -> ms), the matches hash (table id -> the match).
--- ARGV: the new seek's JSON, now ms, the id of the table a match makes.
--- Returns {"taken"} when the player has an open seek already, {"open"} when the seek now
--- waits, or {"matched", JSON...} with every seek of the new table (the new one first), all
--- of them gone from the store and kept as the match until its table is made and told.
+--#include seek_drop.lua
+-- ARGV: the new seek's JSON (its `cells`: the nodes its range covers), now ms, the id of
+-- the table a match makes, the pools' key prefix, how many seeks one node may show, when
+-- its owner's sockets are first looked at (ms), then the nodes that hold its rating.
+-- Returns {"taken", looked} when the player has an open seek already, {"open", looked}
+-- when the seek now waits, or {"matched", looked, JSON...} with every seek of the new
+-- table (the new one first), all of them gone from the store and kept as the match until
+-- its table is made and told. `looked`: how many seeks the add read.
 local seek = cjson.decode(ARGV[1])
 local now = tonumber(ARGV[2])
+local pool_prefix = ARGV[4]
+local limit = tonumber(ARGV[5])
 local owner = tostring(seek.player.id)
-local held = redis.call('HGET', KEYS[2], owner)
+local held = redis.call('HGET', OWNERS, owner)
 if held then
-  local old = redis.call('HGET', KEYS[1], held)
-  if old and cjson.decode(old).expires_at > now then return {'taken'} end
-  redis.call('HDEL', KEYS[1], held)
-  redis.call('SREM', KEYS[3], held)
-  redis.call('ZREM', KEYS[4], held)
+  local old = redis.call('HGET', SEEKS, held)
+  if old then
+    local was = cjson.decode(old)
+    if was.expires_at > now then return {'taken', 0} end
+    drop(pool_prefix, held, was)
+  end
 end
 local function fits(a, b)
   return b.rating >= a.range[1] and b.rating <= a.range[2]
     and a.rating >= b.range[1] and a.rating <= b.range[2]
 end
-local chosen, texts = {seek}, {ARGV[1]}
-local ids = redis.call('SMEMBERS', KEYS[3])
-local found = {}
-for _, id in ipairs(ids) do
-  local text = redis.call('HGET', KEYS[1], id)
-  if not text then
-    redis.call('SREM', KEYS[3], id)
-  else
-    local other = cjson.decode(text)
-    if other.expires_at > now then table.insert(found, {other, text}) end
+-- The seeks whose range covers this one's rating and whose rating is inside its range:
+-- a few nodes of the pool's index, each read inside the range.
+local pool = pool_prefix .. seek.pool .. ':'
+local found, seen, looked = {}, {}, 0
+for i = 7, #ARGV do
+  local node = pool .. ARGV[i]
+  local ids = redis.call('ZRANGEBYSCORE', node, seek.range[1], seek.range[2],
+                         'LIMIT', 0, limit)
+  for _, id in ipairs(ids) do
+    if not seen[id] then
+      seen[id] = true
+      looked = looked + 1
+      local text = redis.call('HGET', SEEKS, id)
+      if not text then
+        redis.call('ZREM', node, id)  -- left by a seek taken out by an older script
+      else
+        local other = cjson.decode(text)
+        if other.expires_at > now and fits(seek, other) then
+          table.insert(found, {other, text})
+        end
+      end
+    end
   end
 end
 -- the oldest seeks first
@@ -39,6 +56,7 @@ local function avoids(a, b)
   for _, id in ipairs(a.avoid or {}) do if id == b.player.id then return true end end
   return false
 end
+local chosen, texts = {seek}, {ARGV[1]}
 for _, pair in ipairs(found) do
   if #chosen >= seek.seats then break end
   local other = pair[1]
@@ -53,24 +71,19 @@ for _, pair in ipairs(found) do
   end
 end
 if #chosen < seek.seats then
-  redis.call('HSET', KEYS[1], seek.id, ARGV[1])
-  redis.call('HSET', KEYS[2], owner, seek.id)
-  redis.call('SADD', KEYS[3], seek.id)
-  redis.call('ZADD', KEYS[4], seek.expires_at, seek.id)
-  return {'open'}
-end
-for i = 2, #chosen do
-  local c = chosen[i]
-  redis.call('HDEL', KEYS[1], c.id)
-  if redis.call('HGET', KEYS[2], tostring(c.player.id)) == c.id then
-    redis.call('HDEL', KEYS[2], tostring(c.player.id))
+  redis.call('HSET', SEEKS, seek.id, ARGV[1])
+  redis.call('HSET', OWNERS, owner, seek.id)
+  redis.call('ZADD', EXPIRY, seek.expires_at, seek.id)
+  redis.call('ZADD', DUE, ARGV[6], seek.id .. '|' .. owner)
+  for _, node in ipairs(seek.cells) do
+    redis.call('ZADD', pool .. node, seek.rating, seek.id)
   end
-  redis.call('SREM', KEYS[3], c.id)
-  redis.call('ZREM', KEYS[4], c.id)
+  return {'open', looked}
 end
+for i = 2, #chosen do drop(pool_prefix, chosen[i].id, chosen[i]) end
 -- The match is kept until its table is made and its players told: whoever finds it left
 -- over finishes it (app/services/gathering/seeks.py).
-redis.call('HSET', KEYS[5], ARGV[3], cjson.encode({at = now, seeks = texts}))
-local out = {'matched'}
+redis.call('HSET', MATCHES, ARGV[3], cjson.encode({at = now, seeks = texts}))
+local out = {'matched', looked}
 for _, text in ipairs(texts) do table.insert(out, text) end
 return out

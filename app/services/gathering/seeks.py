@@ -2,13 +2,16 @@
 exist the server seats them at a new table and starts it.
 
 Compatible: the same variant, seats, options (with their defaults), clock (turn and reserve
-seconds, and what a timeout does) and rated, and
-each player inside every other's `rating_range` by the variant's skill rating. The match
-itself is one script in the store (app/live/seek_pool.py). A seek lives `seek_seconds` (10
-minutes) at most and ends with its owner's last socket, unless that socket was closed by a
-server that stops (a deploy's 1012: he reconnects at once, to another process); an owner
-with no socket anywhere for `NO_SOCKET_GRACE_MS` loses it too. A seek that ends other than
-by its owner's cancel or a match is told to him (`seek.ended`).
+seconds, and what a timeout does) and rated, and each player inside every other's
+`rating_range` by the variant's skill rating. The match itself is one script in the store,
+which reads only the seeks that fit the new one, through an index of its pool
+(app/live/seek_pool.py, app/live/seek_index.py). A seek lives `seek_seconds` (10 minutes)
+at most and ends with its owner's last socket, unless that socket was closed by a server
+that stops (a deploy's 1012: he reconnects at once, to another process); an owner with no
+socket anywhere for `NO_SOCKET_GRACE_MS` loses it too. A seek that ends other than by its
+owner's cancel or a match is told to him (`seek.ended`). Every process sweeps once a
+second, one script each time: the seeks whose time is up, and the owners due a look at
+their sockets (each owner every `CHECK_EVERY_MS`, by whichever process sweeps first).
 """
 
 from __future__ import annotations
@@ -48,8 +51,14 @@ log = logging.getLogger(__name__)
 # a deploy's reconnect takes a moment).
 NO_SOCKET_GRACE_MS = 30_000
 SWEEP_SECONDS = 1.0
+# An owner's sockets are looked at this often (by whichever process sweeps first), and at
+# most this many seeks of each kind are taken in one sweep (its one script's work bounded).
+CHECK_EVERY_MS = 5_000
+SWEEP_LIMIT = 1_000
 # A match not done this long after its seeks were taken is finished by any process's sweep.
 MATCH_GRACE_MS = 3_000
+# The most seeks one page of GET /api/seeks lists.
+LISTED = 100
 # No rating range: anyone.
 ANY_RATING = (-1e9, 1e9)
 # What a range's ends may be (the skill ratings a player can have lie well inside).
@@ -155,7 +164,8 @@ class Seeks:
             await self.caps.rated.check(player.id)
         await self.caps.admit_seek(player.id, seek["id"], seek["expires_at"])
         table_id = secrets.token_hex(8)  # the table a match would make
-        kind, matched = await self.book.add(seek, now, table_id)
+        added = await self.book.add(seek, now, table_id, now + CHECK_EVERY_MS)
+        kind, matched = added.kind, added.seeks
         if kind == "taken":
             await self.caps.seek_ended(player.id, seek["id"])
             raise ServiceError("bad_request", "seek_open_already", 409)
@@ -222,9 +232,10 @@ class Seeks:
                 continue
             await self.caps.admit_seek(seek["player"]["id"], seek["id"], seek["expires_at"])
             table = secrets.token_hex(8)
-            kind, again = await self.book.add(seek, now_ms(), table)
-            if kind == "matched":
-                started = await self._start(table, again, opened)
+            now = now_ms()
+            added = await self.book.add(seek, now, table, now + CHECK_EVERY_MS)
+            if added.kind == "matched":
+                started = await self._start(table, added.seeks, opened)
                 table_id = table_id or (started if seek["id"] == opened else None)
         return table_id
 
@@ -233,11 +244,9 @@ class Seeks:
             raise ServiceError("not_found", "no_seek", 404, seek=seek_id)
         await self.caps.seek_ended(player_id, seek_id)
 
-    async def list_open(self) -> list[SeekInfo]:
-        now = now_ms()
-        seeks = [s for s in await self.book.all() if s["expires_at"] > now]
-        seeks.sort(key=lambda s: s["created_at"])
-        return [public_seek(s) for s in seeks]
+    async def list_open(self, offset: int = 0, limit: int = LISTED) -> list[SeekInfo]:
+        """The open seeks, the oldest first, a page of them."""
+        return [public_seek(s) for s in await self.book.listed(now_ms(), offset, limit)]
 
     async def socket_closed(self, player_id: int) -> None:
         """A socket of `player_id` closed: his seek ends with his last one."""
@@ -256,27 +265,13 @@ class Seeks:
 
     async def sweep(self) -> None:
         """Drop the seeks whose time is up, and those whose owner has had no socket for
-        `NO_SOCKET_GRACE_MS` (his process died, or he did not come back after a deploy)."""
+        `NO_SOCKET_GRACE_MS` (his process died, or he did not come back after a deploy):
+        one script, whatever the number of open seeks, and a call for each seek ended."""
         now = now_ms()
         await self.finish_left_over(now)
-        for seek_id in await self.book.expired(now):
-            await self._end(await self.book.remove(seek_id), "expired")
-        seeks = await self.book.all()
-        absent = await self.book.absent()
-        open_ids = {s["id"] for s in seeks}
-        back = [seek_id for seek_id in absent if seek_id not in open_ids]
-        missing: dict[str, int] = {}
-        for seek in seeks:
-            if await self.caps.caps.held(SOCKETS, seek["player"]["id"], now):
-                if seek["id"] in absent:
-                    back.append(seek["id"])
-            elif seek["id"] not in absent:
-                missing[seek["id"]] = now
-            elif now - absent[seek["id"]] > NO_SOCKET_GRACE_MS:
-                await self._end(await self.book.remove(seek["id"]), "no_socket")
-                back.append(seek["id"])
-        await self.book.mark_absent(missing)
-        await self.book.clear_absent(back)
+        for ended in await self.book.sweep(now, self.caps.caps.key(SOCKETS, ""),
+                                           NO_SOCKET_GRACE_MS, CHECK_EVERY_MS, SWEEP_LIMIT):
+            await self._end(ended.seek, ended.reason)
 
     def start(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep(), name="seek-sweeper")
@@ -285,6 +280,10 @@ class Seeks:
         await stop_task(self._sweeper)
 
     async def _sweep(self) -> None:
+        try:  # seeks opened before their pools were indexed (a deploy of the index)
+            await self.book.file_unindexed(now_ms() + CHECK_EVERY_MS)
+        except (RedisError, OSError) as error:
+            metrics.count_error(error)
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
