@@ -5,7 +5,8 @@ The players who have waited longest are seated first; those left over (fewer tha
 table) wait for the next game to end. The seated ones are grouped by points, then rating,
 so players of a similar standing meet, as in a Swiss; but no one sits with an opponent of
 his last game while another player could take that place (PROTOCOL §2g: two accounts
-alone in an arena meet again only when nobody else waits). Two players of whom one blocks
+alone in an arena meet again only when nobody else waits), nor with a player of his own
+club in a team battle (PROTOCOL §2e: each plays for his club). Two players of whom one blocks
 the other (PROTOCOL §2c) never sit together: one of them gives way to a player who waited
 less, or waits.
 """
@@ -26,11 +27,14 @@ class Waiting:
 
 def pair_waiting(waiting: Sequence[Waiting], seats: int,
                  last: Mapping[int, frozenset[int]] | None = None,
-                 apart: Collection[frozenset[int]] = ()) -> list[list[int]]:
+                 apart: Collection[frozenset[int]] = (),
+                 clubs: Mapping[int, int] | None = None) -> list[list[int]]:
     """Tables of `seats` players from those waiting (the longest waits first).
 
     `last`: each player's opponents in his last game, whom he meets again only when no one
     else can take the seat (a player who waited less, left over, is seated instead).
+    `clubs`: the club each player plays for in a team battle; club-mates are kept apart
+    as last opponents are (only when no one else can take the seat).
     `apart`: pairs of players never seated together; a table that cannot be filled
     without such a pair is not made, and its players wait."""
     if seats < 2:
@@ -42,14 +46,19 @@ def pair_waiting(waiting: Sequence[Waiting], seats: int,
     ranked = sorted(by_wait[:full], key=lambda w: (-w.points, -w.rating, w.id))
     spare = by_wait[full:]
     met = last or {}
+    club_of = clubs or {}
+
+    def rivals(a: Waiting, b: Waiting) -> bool:
+        """Not last opponents, and not of one club."""
+        if b.id in met.get(a.id, frozenset()) or a.id in met.get(b.id, frozenset()):
+            return False
+        return a.id not in club_of or club_of.get(a.id) != club_of.get(b.id)
 
     def allowed(table: list[Waiting], w: Waiting) -> bool:
         return not any(frozenset((t.id, w.id)) in apart for t in table)
 
     def fresh(table: list[Waiting], w: Waiting) -> bool:
-        return allowed(table, w) and all(
-            w.id not in met.get(t.id, frozenset()) and t.id not in met.get(w.id, frozenset())
-            for t in table)
+        return allowed(table, w) and all(rivals(t, w) for t in table)
 
     def take(table: list[Waiting], fits: Callable[[list[Waiting], Waiting], bool]
              ) -> Waiting | None:
