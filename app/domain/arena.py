@@ -13,8 +13,17 @@ less, or waits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+
+
+# How many players the search for an all-fresh seating tries at a table before it gives up
+# (a few milliseconds: an arena of hundreds whose clubs cannot all be parted gives up soon).
+SEARCH_STEPS = 20_000
+
+
+class _Spent(Exception):
+    """The search for an all-fresh seating took too many steps."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,12 @@ def pair_waiting(waiting: Sequence[Waiting], seats: int,
                 spare.append(ranked.pop())
         return pick
 
+    # Those due to sit all at fresh tables if they can be (a first fit could leave the last
+    # two club-mates together where another grouping parts them); else the first fit,
+    # with the spare players swapped in and, last, the soft rules given up.
+    parted = _fresh_tables(ranked, seats, fresh)
+    if parted is not None:
+        return [[w.id for w in table] for table in parted]
     tables: list[list[int]] = []
     while ranked:
         table = [ranked.pop(0)]
@@ -86,3 +101,37 @@ def pair_waiting(waiting: Sequence[Waiting], seats: int,
         if len(table) == seats:
             tables.append([w.id for w in table])
     return tables
+
+
+def _fresh_tables(ranked: list[Waiting], seats: int,
+                  fits: Callable[[list[Waiting], Waiting], bool]) -> list[list[Waiting]] | None:
+    """`ranked` (a whole number of tables) seated at tables that each `fit`, found by a
+    search that tries the ranked order first (so it is the first fit whenever that one
+    works); None when there is no such seating, or none within SEARCH_STEPS."""
+    steps = [SEARCH_STEPS]
+
+    def tables_of(table: list[Waiting], rest: list[Waiting], start: int
+                  ) -> Iterator[list[Waiting]]:
+        if len(table) == seats:
+            yield table
+            return
+        for i in range(start, len(rest)):
+            steps[0] -= 1
+            if steps[0] < 0:
+                raise _Spent
+            if fits(table, rest[i]):
+                yield from tables_of([*table, rest[i]], rest, i + 1)
+
+    def seat(rest: list[Waiting]) -> list[list[Waiting]] | None:
+        if not rest:
+            return []
+        for table in tables_of([rest[0]], rest, 1):
+            others = seat([w for w in rest if w not in table])
+            if others is not None:
+                return [table, *others]
+        return None
+
+    try:
+        return seat(list(ranked))
+    except _Spent:
+        return None
