@@ -285,3 +285,27 @@ def test_tournaments_made_are_limited_per_player_and_per_address_on_every_proces
     assert make(pair[0], third).status_code == 429  # the address's budget of 3 is spent
     listed = httpx.get(f"{pair[0].url}/api/tournaments?status=waiting&limit=100").json()
     assert sum(t["creator"] in (first.name, second.name, third.name) for t in listed) == 3
+
+
+def test_clubs_made_are_limited_per_player_and_per_address_on_every_process(
+    pair: list[Server],
+) -> None:
+    """A club is listed for everyone (PROTOCOL §2e): making one spends budgets of its own,
+    per player and per address, as a tournament's making does, whichever process is asked."""
+    address = next(_addresses)
+    first, second, third = (account(pair[0], address) for _ in range(3))
+
+    def make(server: Server, who: Account, n: int) -> httpx.Response:
+        return httpx.post(f"{server.url}/api/clubs",
+                          json={"name": f"Club {who.name} {n}", "open": True},
+                          headers={**_from(address), **who.headers})
+
+    assert make(pair[0], first, 1).status_code == 201
+    assert make(pair[1], first, 2).status_code == 201
+    refused = make(pair[0], first, 3)  # his budget of 2, spent on two processes
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert make(pair[1], second, 1).status_code == 201  # the address's third
+    assert make(pair[0], third, 1).status_code == 429  # the address's budget is spent
+    found = httpx.get(f"{pair[1].url}/api/clubs?q=Club u").json()
+    assert sum(c["owner"] in (first.name, second.name, third.name)
+               for c in found["clubs"]) == 3
