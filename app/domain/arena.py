@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-
 # How many players the search for an all-fresh seating tries at a table before it gives up
 # (a few milliseconds: an arena of hundreds whose clubs cannot all be parted gives up soon).
 SEARCH_STEPS = 20_000

@@ -13,6 +13,7 @@ import random
 import httpx
 
 from tests.e2e.client import Account, register
+from tests.e2e.test_clubs import _club
 from tests.e2e.test_tournaments import (
     _accounts,
     _check_points_and_places,
@@ -22,7 +23,6 @@ from tests.e2e.test_tournaments import (
     fold_updates,
     pair_env,
 )
-from tests.e2e.test_clubs import _club
 
 __all__ = ["pair_env"]
 

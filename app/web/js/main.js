@@ -13,6 +13,8 @@ import { loadVariants } from "./variants.js";
 import { startGathering } from "./gather.js";
 import { startPeople } from "./people.js";
 import { renderAuth } from "./views/auth.js";
+import { renderClub } from "./views/club.js";
+import { renderClubs } from "./views/clubs.js";
 import { renderFriends } from "./views/friends.js";
 import { renderLeaderboard } from "./views/leaderboard.js";
 import { renderLobby } from "./views/lobby.js";
@@ -98,7 +100,9 @@ const ROUTES = [
   [/^#\/friends$/, () => (root) => renderFriends(root)],
   [/^#\/settings$/, () => (root) => renderSettings(root)],
   [/^#\/lobby$/, () => (root) => renderLobby(root)],
-  [/^#\/tournaments$/, () => (root) => renderTournaments(root)],
+  [/^#\/tournaments(?:\?.*)?$/, () => (root) => renderTournaments(root)],
+  [/^#\/clubs$/, () => (root) => renderClubs(root)],
+  [/^#\/club\/(\d+)$/, (m) => (root) => renderClub(root, Number(m[1]))],
   [/^#\/tournament\/([^/?]+)$/, (m) => (root) => renderTournament(root, decodeURIComponent(m[1]))],
 ];
 
