@@ -56,7 +56,7 @@ export function clubFields(onBattle, clubId) {
       }
       addClub(club, club.id === clubId);
     }
-    if (clubId !== null) {
+    if (clubId !== null && scope.value === "") { // unless chosen meanwhile
       const admin = mine.clubs.some((c) => c.id === clubId && c.role !== "member");
       scope.value = admin ? `club:${clubId}` : "battle";
       if (!seen.has(clubId)) get(`/api/clubs/${clubId}`).then((club) => addClub(club, true)).catch(() => {});

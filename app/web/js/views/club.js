@@ -151,7 +151,7 @@ export function renderClub(root, clubId) {
       h("h1", {}, h("bdi", { translate: "no" }, club.name), " ", openPill(club)),
       h("p", { class: "meta" }, t("club.members_count", { n: club.members }), " · ", t("club.owner"), " ", profile(club.owner),
         club.admins.length ? [" · ", t("club.admins"), " ", club.admins.map((a, i) => [i ? ", " : "", profile(a)])] : null),
-      club.description ? h("p", { class: "club-about", "data-testid": "club-description" }, club.description) : null,
+      club.description ? h("p", { class: "club-about", dir: "auto", "data-testid": "club-description" }, club.description) : null,
       yourWay(),
       h("div", { class: "tournament-columns" },
         h("div", {}, membersCard(), admin && extra.requests ? adminCard(extra.requests) : null),

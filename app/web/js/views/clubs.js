@@ -16,7 +16,7 @@ function card(club, role) {
     h("div", { class: "table-card-head" },
       h("a", { href: `#/club/${club.id}`, class: "variant" }, h("strong", { translate: "no" }, h("bdi", {}, club.name))),
       openPill(club)),
-    club.description ? h("div", { class: "options club-about" }, club.description.split("\n")[0]) : null,
+    club.description ? h("div", { class: "options club-about", dir: "auto" }, club.description.split("\n")[0]) : null,
     h("div", { class: "meta" },
       t("club.members_count", { n: club.members }), " · ", t("club.owner"), " ", nameTag(club.owner),
       role ? ` · ${t(`club.role_${role}`)}` : ""));
