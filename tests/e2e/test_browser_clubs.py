@@ -37,7 +37,8 @@ def _make_club(page: Page, server: Server, name: str, *, open_: bool) -> str:
     page.goto(f"{server.url}/#/clubs")
     form = page.locator("[data-testid=create-club]")
     form.locator("input[name=club_name]").fill(name)
-    form.locator("textarea[name=club_description]").fill("Dominoes behind the garages, every evening")
+    form.locator("textarea[name=club_description]").fill(
+        "Dominoes behind the garages, every evening")
     if not open_:
         form.locator("input[name=club_open]").uncheck()
     form.get_by_role("button", name="Create the club").click()
