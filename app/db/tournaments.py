@@ -43,10 +43,9 @@ async def listed(session: AsyncSession, status: str | None, offset: int, limit: 
              .where(Tournament.private.is_(False)))
     if status is not None:
         query = query.where(Tournament.status == status)
-    if club is not None:
-        query = query.where(select(TournamentClub.club_id).where(
-            TournamentClub.tournament_id == Tournament.id,
-            TournamentClub.club_id == club).exists())
+    if club is not None:  # from the club's own rows (its index), not every tournament's
+        query = query.join(TournamentClub, (TournamentClub.tournament_id == Tournament.id)
+                           & (TournamentClub.club_id == club))
     rows = await session.execute(
         query.order_by(Tournament.created_at.desc(), Tournament.id).offset(offset).limit(limit))
     return [(row, made_by, won_by, count) for row, made_by, won_by, count in rows.all()]
