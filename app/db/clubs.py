@@ -20,8 +20,6 @@ LEADERS = 20  # a club page's leaderboard: this many members per variant
 class Member:
     name: str
     role: str
-    deleted: bool
-    player_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,12 +143,11 @@ async def members(session: AsyncSession, club_id: int, offset: int, limit: int
     rank = (ClubMember.role != "owner", ClubMember.role != "admin")  # False sorts first
     total = await session.scalar(select(func.count()).where(ClubMember.club_id == club_id))
     rows = await session.execute(
-        select(Player.name, ClubMember.role, Player.deleted_at, Player.id)
+        select(Player.name, ClubMember.role)
         .join(Player, Player.id == ClubMember.player_id)
         .where(ClubMember.club_id == club_id)
         .order_by(*rank, ClubMember.joined_at, Player.id).offset(offset).limit(limit))
-    return total or 0, [Member(name, role, deleted is not None, pid)
-                        for name, role, deleted, pid in rows.all()]
+    return total or 0, [Member(name, role) for name, role in rows.all()]
 
 
 async def leaderboard(session: AsyncSession, club_id: int) -> list[Leader]:

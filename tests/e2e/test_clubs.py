@@ -183,3 +183,11 @@ async def test_club_roles_requests_invitations_and_refusals(
             **body, "battle": {"clubs": [cid, other["id"]]}})).status_code == 422
         assert (await two.post("/api/tournaments", headers=owner.headers, json={
             **arena, "club": cid, "battle": {"clubs": [cid, other["id"]]}})).status_code == 422
+        # a deleted account is shown as deleted-<n> on the club's page and in its members
+        gone = await one.request("DELETE", "/api/me", headers=dave.headers,
+                                 json={"password": "password123"})
+        assert gone.status_code == 204, gone.text
+        page = (await two.get(f"/api/clubs/{other['id']}")).json()
+        assert page["owner"] == f"deleted-{dave.id}"
+        listed = (await two.get(f"/api/clubs/{other['id']}/members")).json()["members"]
+        assert {"name": f"deleted-{dave.id}", "role": "owner"} in listed

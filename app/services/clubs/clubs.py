@@ -248,9 +248,9 @@ async def members(db: Database, club_id: int, offset: int, limit: int) -> ClubMe
     async with db.session() as session:
         await _club(session, club_id)
         total, found = await clubs.members(session, club_id, offset, limit)
+    # a deleted account's name is `deleted-<n>` already (PROTOCOL §2c)
     return {"total": total, "members": [
-        {"name": shown_as(m.player_id) if m.deleted else m.name,
-         "role": m.role}  # type: ignore[typeddict-item]
+        {"name": m.name, "role": m.role}  # type: ignore[typeddict-item]
         for m in found]}
 
 
