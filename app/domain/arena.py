@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 # How many players the search for an all-fresh seating tries at a table before it gives up
 # (a few milliseconds: an arena of hundreds whose clubs cannot all be parted gives up soon).
-SEARCH_STEPS = 20_000
+SEARCH_STEPS = 5_000
 
 
 class _Spent(Exception):
