@@ -72,6 +72,7 @@ def test_four_people_in_two_clubs_play_a_team_battle_to_its_winner(
     garage_phone.locator("[data-testid=club-search]").fill(f"garages {suffix}")
     garage_phone.get_by_role("button", name="Find", exact=True).click()
     expect(garage_phone.locator("[data-testid=club-list] li")).to_have_count(1)
+    shot(garage_phone, "clubs-phone")
     garage_phone.locator("[data-testid=club-list] a").click()
     garage_phone.get_by_role("button", name="Join the club").click()
     expect(garage_phone.locator("[data-testid=club-leave]")).to_be_visible()
