@@ -16,7 +16,7 @@ import { toast } from "../ui.js";
  * @param {number | null} clubId
  */
 export function clubFields(onBattle, clubId) {
-  const scope = h("select", { name: "club_scope", "data-testid": "club-scope" },
+  const scope = h("select", { name: "club_scope", "data-testid": "club-scope", "aria-label": t("club.for") },
     h("option", { value: "" }, t("club.scope_everyone")),
     h("option", { value: "battle" }, t("club.scope_battle")));
   const picked = h("div", { class: "battle-clubs", "data-testid": "battle-clubs" });
