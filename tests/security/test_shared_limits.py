@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -309,3 +310,25 @@ def test_clubs_made_are_limited_per_player_and_per_address_on_every_process(
     found = httpx.get(f"{pair[1].url}/api/clubs?q=Club u").json()
     assert sum(c["owner"] in (first.name, second.name, third.name)
                for c in found["clubs"]) == 3
+
+
+def test_club_invitations_are_limited_per_player_on_every_process(pair: list[Server]) -> None:
+    """An invitation reaches another player: an admin sends 30 at once, then one every
+    6 s, whichever process he asks."""
+    address = next(_addresses)
+    owner, invited = account(pair[0], address), account(pair[1], address)
+    made = httpx.post(f"{pair[0].url}/api/clubs", json={"name": f"Club {owner.name}",
+                                                        "open": False},
+                      headers={**_from(address), **owner.headers})
+    assert made.status_code == 201, made.text
+    url = f"/api/clubs/{made.json()['id']}/invite"
+    started = time.monotonic()
+    statuses: list[int] = []
+    while 429 not in statuses and len(statuses) < 60:
+        statuses.append(httpx.post(f"{pair[len(statuses) % 2].url}{url}",
+                                   json={"name": invited.name},
+                                   headers={**_from(address), **owner.headers}).status_code)
+    # 30 at once, and one more for every 6 s the asking took (a loaded machine is slow)
+    refilled = int((time.monotonic() - started) / 6)
+    assert statuses[-1] == 429 and set(statuses[:-1]) == {201}
+    assert 30 <= len(statuses) - 1 <= 30 + refilled
