@@ -85,7 +85,7 @@ async def test_a_team_battle_of_three_clubs_scores_each_clubs_best_players(
         first = sorted(body["tables"], key=lambda t: (t["created_at"], t["table_id"]))[:4]
         for table in first:
             assert len({club_of[p] for p in table["seats"]}) == 2, (table, club_of)
-        assert len(body["tables"]) >= 6
+        assert len(body["tables"]) >= 5  # seated again after games ended
         # each club: the sum of its LEADERS best players' points (the players' points are
         # the records' own, checked above); ties by fewer games of those players
         expected = {}
