@@ -13,16 +13,13 @@ less, or waits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
-# How many players the search for an all-fresh seating tries at a table before it gives up
-# (a few milliseconds: an arena of hundreds whose clubs cannot all be parted gives up soon).
+# How many swaps between tables are tried to part those who should not meet (a few
+# milliseconds: an arena of hundreds whose clubs cannot all be parted gives up soon).
 SEARCH_STEPS = 5_000
-
-
-class _Spent(Exception):
-    """The search for an all-fresh seating took too many steps."""
 
 
 @dataclass(frozen=True)
@@ -83,13 +80,7 @@ def pair_waiting(waiting: Sequence[Waiting], seats: int,
                 spare.append(ranked.pop())
         return pick
 
-    # Those due to sit all at fresh tables if they can be (a first fit could leave the last
-    # two club-mates together where another grouping parts them); else the first fit,
-    # with the spare players swapped in and, last, the soft rules given up.
-    parted = _fresh_tables(ranked, seats, fresh)
-    if parted is not None:
-        return [[w.id for w in table] for table in parted]
-    tables: list[list[int]] = []
+    tables: list[list[Waiting]] = []
     while ranked:
         table = [ranked.pop(0)]
         while len(table) < seats:
@@ -98,39 +89,48 @@ def pair_waiting(waiting: Sequence[Waiting], seats: int,
                 break
             table.append(pick)
         if len(table) == seats:
-            tables.append([w.id for w in table])
-    return tables
+            tables.append(table)
+    # A first fit may leave two who should not meet together where a swap with another
+    # table parts them (the last two players of one club): such swaps are made.
+    _part(tables, rivals, lambda a, b: frozenset((a.id, b.id)) not in apart)
+    return [[w.id for w in table] for table in tables]
 
 
-def _fresh_tables(ranked: list[Waiting], seats: int,
-                  fits: Callable[[list[Waiting], Waiting], bool]) -> list[list[Waiting]] | None:
-    """`ranked` (a whole number of tables) seated at tables that each `fit`, found by a
-    search that tries the ranked order first (so it is the first fit whenever that one
-    works); None when there is no such seating, or none within SEARCH_STEPS."""
-    steps = [SEARCH_STEPS]
+def _part(tables: list[list[Waiting]], rivals: Callable[[Waiting, Waiting], bool],
+          allowed: Callable[[Waiting, Waiting], bool]) -> None:
+    """Swap players between `tables` while a swap lowers the count of pairs seated
+    together who are no `rivals`, never seating a pair not `allowed` (within SEARCH_STEPS
+    tries: a seating that cannot be mended gives up soon)."""
+    steps = SEARCH_STEPS
 
-    def tables_of(table: list[Waiting], rest: list[Waiting], start: int
-                  ) -> Iterator[list[Waiting]]:
-        if len(table) == seats:
-            yield table
-            return
-        for i in range(start, len(rest)):
-            steps[0] -= 1
-            if steps[0] < 0:
-                raise _Spent
-            if fits(table, rest[i]):
-                yield from tables_of([*table, rest[i]], rest, i + 1)
+    def clashes(table: list[Waiting]) -> int:
+        return sum(not rivals(a, b) for a, b in combinations(table, 2))
 
-    def seat(rest: list[Waiting]) -> list[list[Waiting]] | None:
-        if not rest:
-            return []
-        for table in tables_of([rest[0]], rest, 1):
-            others = seat([w for w in rest if w not in table])
-            if others is not None:
-                return [table, *others]
-        return None
+    def fits(table: list[Waiting]) -> bool:
+        return all(allowed(a, b) for a, b in combinations(table, 2))
 
-    try:
-        return seat(list(ranked))
-    except _Spent:
-        return None
+    def mend() -> bool:
+        """One swap that lowers the clashes; False when there is none (or no tries left)."""
+        nonlocal steps
+        for t in tables:
+            if not clashes(t):
+                continue
+            for i, x in enumerate(t):
+                if all(rivals(x, o) for o in t if o is not x):
+                    continue  # x clashes with nobody here
+                for u in tables:
+                    if u is t:
+                        continue
+                    before = clashes(t) + clashes(u)
+                    for j, y in enumerate(u):
+                        steps -= 1
+                        if steps < 0:
+                            return False
+                        t2, u2 = [*t[:i], y, *t[i + 1:]], [*u[:j], x, *u[j + 1:]]
+                        if clashes(t2) + clashes(u2) < before and fits(t2) and fits(u2):
+                            t[i], u[j] = y, x
+                            return True
+        return False
+
+    while mend():
+        pass

@@ -1,6 +1,7 @@
 """Arena seating in a team battle (PROTOCOL §2e): club-mates never sit together while
 players of other clubs wait, as last opponents do not (a soft rule): the whole of those
-due are parted where any seating parts them, and club-mates meet when no one else waits."""
+due are parted where a swap between the new tables parts them, and club-mates meet when no one
+else waits."""
 
 from __future__ import annotations
 
@@ -39,8 +40,8 @@ def test_club_mates_meet_when_nobody_else_waits_and_blocks_still_hold() -> None:
 
 
 def test_two_large_clubs_at_tables_of_four_are_seated_soon() -> None:
-    """No seating parts them all (each table of four holds mates): the search gives up
-    within its steps and the first fit seats everyone."""
+    """No seating parts them all (each table of four holds mates): the swaps give up
+    within their tries and everyone is seated."""
     clubs = {p: p % 2 for p in range(300)}
     started = time.process_time()
     tables = pair_waiting([_w(p, p) for p in clubs], 4, clubs=clubs)
