@@ -4,6 +4,7 @@ every refusal (403, 404, 409, 422) changes nothing. Club tournaments are for mem
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 
 import httpx
@@ -191,3 +192,23 @@ async def test_club_roles_requests_invitations_and_refusals(
         assert page["owner"] == f"deleted-{dave.id}"
         listed = (await two.get(f"/api/clubs/{other['id']}/members")).json()["members"]
         assert {"name": f"deleted-{dave.id}", "role": "owner"} in listed
+
+
+async def test_one_name_asked_for_on_two_processes_at_once_makes_one_club(
+    server_pair: tuple[Server, Server],
+) -> None:
+    """Two players ask for the same club name at the same moment on two processes: one
+    club is made, the other is told the name is taken (409), never an error of the
+    server's own."""
+    one = httpx.AsyncClient(base_url=server_pair[0].url, timeout=30)
+    two = httpx.AsyncClient(base_url=server_pair[1].url, timeout=30)
+    async with one, two:
+        for _ in range(4):  # a race is not won the same way each time: a few of them
+            first, second = await register(one), await register(two)
+            name = _name("Same")
+            answers = await asyncio.gather(*(
+                http.post("/api/clubs", headers=who.headers, json={"name": name, "open": True})
+                for http, who in ((one, first), (two, second))))
+            assert sorted(a.status_code for a in answers) == [201, 409], [
+                a.text for a in answers]
+            assert (await one.get(f"/api/clubs?q={name}")).json()["total"] == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Protocol
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import clubs, players
@@ -124,7 +125,10 @@ async def create(db: Database, owner: Caller, name: str, description: str, open_
                     description=clean_description(description), open=open_,
                     owner_id=owner.id, members=0)
         clubs.add(session, club)
-        await session.flush()
+        try:  # the same name made at this moment elsewhere: its unique key refuses it
+            await session.flush()
+        except IntegrityError as error:
+            raise _refused("club_name_taken", 409) from error
         await clubs.add_member(session, club.id, owner.id, "owner")
         await session.flush()
         await session.refresh(club)
