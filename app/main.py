@@ -28,6 +28,7 @@ from app.api import (
     variants,
     ws,
 )
+from app.api import clubs as club_routes
 from app.api import moderation as moderation_routes
 from app.api import people as people_routes
 from app.api import seeks as seek_routes
@@ -137,6 +138,7 @@ def create_app() -> FastAPI:
     app.include_router(tournament_routes.router)
     app.include_router(people_routes.router)
     app.include_router(moderation_routes.router)
+    app.include_router(club_routes.router)
     # What another site's page sends (with the player's cookie) goes no further; its
     # refusal carries the security headers too.
     app.add_middleware(OriginGuard, allowed_origins=settings.origins)

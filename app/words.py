@@ -50,6 +50,11 @@ ErrorKey = Literal[
     "tournament_closed", "in_tournament_already", "tournament_full", "not_in_tournament",
     "tournament_over", "only_creator_starts", "tournament_started", "tournament_too_few",
     "only_creator_cancels", "too_many_tournaments",
+    # clubs, club tournaments and team battles
+    "no_club", "club_name_invalid", "club_name_taken", "too_many_clubs", "club_admins_only",
+    "club_owner_only", "club_members_only", "club_member_already", "not_club_member",
+    "club_owner_stays", "club_no_request", "club_or_battle", "battle_arena_only",
+    "battle_clubs_twice",
     # people: friends, blocks, challenges, one's account
     "people_yourself", "people_forbidden", "people_no_challenge", "people_challenge_closed",
     "people_too_many_challenges", "people_playing_now",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, status
 from pydantic import BaseModel, Field
@@ -25,6 +25,15 @@ from app.wire.messages import TournamentInfo
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
 
+ClubNumber = Annotated[int, Field(ge=1, le=2**31 - 1)]
+
+
+class Battle(BaseModel):
+    model_config = STRICT
+    clubs: list[ClubNumber] = Field(min_length=2, max_length=10)
+    leaders: int = Field(5, ge=1, le=20)
+
+
 class TournamentCreate(BaseModel):
     model_config = STRICT
     name: str = Field(min_length=1, max_length=80)
@@ -43,6 +52,17 @@ class TournamentCreate(BaseModel):
     starts_at: EpochMs | None = None
     max_players: int = Field(1000, ge=4, le=1000)
     private: bool = False
+    # PROTOCOL §2e: a club tournament (its members only), or a team battle of clubs
+    club: ClubNumber | None = None
+    battle: Battle | None = None
+
+
+class TournamentJoin(BaseModel):
+    """PROTOCOL §2e as built: in a team battle, the club to play for (else the first of
+    its clubs the player is a member of)."""
+
+    model_config = STRICT
+    club: ClubNumber | None = None
 
 
 @contextmanager
@@ -53,7 +73,8 @@ def _refusals() -> Iterator[None]:
         raise Refusal.of(error) from error
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses=_failures(401, 409, 422, 429),
+@router.post("", status_code=status.HTTP_201_CREATED,
+             responses=_failures(401, 403, 404, 409, 422, 429),
              response_model=None)
 async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
                  live: LiveDep, request: Request) -> TournamentInfo:
@@ -72,7 +93,9 @@ async def create(body: TournamentCreate, player: LimitedPlayer, db: DatabaseDep,
         format=body.format, minutes=body.minutes, rounds=body.rounds,
         turn_seconds=body.turn_seconds, round_pause_seconds=body.round_pause_seconds,
         rated=body.rated, starts_at=body.starts_at, max_players=body.max_players,
-        private=body.private, reserve_seconds=body.reserve_seconds)
+        private=body.private, reserve_seconds=body.reserve_seconds, club=body.club,
+        battle_clubs=None if body.battle is None else tuple(body.battle.clubs),
+        battle_leaders=5 if body.battle is None else body.battle.leaders)
     with _refusals():
         return await tournaments.create(db, player, ask, live.store.keys.prefix)
 
@@ -82,8 +105,9 @@ async def listing(db: DatabaseDep,
                   status: Literal["waiting", "running", "finished", "cancelled"] | None = None,
                   offset: int = Query(0, ge=0, le=100_000),
                   limit: int = Query(tournaments.LISTED, ge=1, le=tournaments.LISTED),
+                  club: int | None = Query(None, ge=1, le=2**31 - 1),
                   ) -> list[TournamentListed]:
-    return await tournaments.listing(db, status, offset, limit)
+    return await tournaments.listing(db, status, offset, limit, club)
 
 
 @router.get("/{tournament_id}", responses=_failures(404), response_model=None)
@@ -92,11 +116,12 @@ async def read(tournament_id: str, db: DatabaseDep) -> TournamentInfo:
         return await tournaments.describe(db, tournament_id)
 
 
-@router.post("/{tournament_id}/join", responses=_failures(401, 404, 409), response_model=None)
-async def join(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep
-               ) -> TournamentInfo:
+@router.post("/{tournament_id}/join", responses=_failures(401, 403, 404, 409),
+             response_model=None)
+async def join(tournament_id: str, player: LimitedPlayer, db: DatabaseDep, live: LiveDep,
+               body: TournamentJoin | None = None) -> TournamentInfo:
     with _refusals():
-        await tournaments.join(db, player, tournament_id)
+        await tournaments.join(db, player, tournament_id, None if body is None else body.club)
     await live.tournaments.changed(tournament_id)
     live.director.kick()
     return await tournaments.describe(db, tournament_id)

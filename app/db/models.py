@@ -300,6 +300,11 @@ class Tournament(Base):
     cancel_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # The player placed first, kept when it finished (None before, or made before it was).
     winner_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # PROTOCOL §2e: the club whose members alone may join (a club tournament), and a team
+    # battle's count of each club's best players that score for it (its clubs are its
+    # `TournamentClub` rows); None for a tournament of neither kind.
+    club_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    battle_leaders: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class TournamentPlayer(Base):
@@ -320,6 +325,8 @@ class TournamentPlayer(Base):
     # the variant's skill rating when he joined (Swiss groups equal points by it)
     rating: Mapped[float] = mapped_column(Float, default=SKILL_START)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # the club he plays for in a team battle (PROTOCOL §2e); None in other tournaments
+    club_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class TournamentTable(Base):
@@ -404,3 +411,66 @@ class Review(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     finished_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+
+
+class Club(Base):
+    """A club (PROTOCOL §2e): its name (unique in any case), whether anyone may join at
+    once, its owner and how many members it has (kept with every change of them)."""
+
+    __tablename__ = "clubs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)  # case folded
+    description: Mapped[str] = mapped_column(String(1000), default="")
+    open: Mapped[bool] = mapped_column(Boolean)
+    owner_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    members: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ClubMember(Base):
+    """A player in a club, with his role there: "owner", "admin" or "member"."""
+
+    __tablename__ = "club_members"
+
+    club_id: Mapped[int] = mapped_column(
+        ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(8))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_club_members_player_id", "player_id"),)
+
+
+class ClubAsk(Base):
+    """A player's request to join a closed club ("request"), or an admin's invitation of
+    a player ("invite"); gone once he is a member or it is refused."""
+
+    __tablename__ = "club_asks"
+
+    club_id: Mapped[int] = mapped_column(
+        ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)  # "request" | "invite"
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_club_asks_player_id", "player_id"),)
+
+
+class TournamentClub(Base):
+    """A club a tournament is for: the one club of a club tournament, or each club of a
+    team battle in the order they were listed (`position`)."""
+
+    __tablename__ = "tournament_clubs"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    club_id: Mapped[int] = mapped_column(
+        ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (Index("ix_tournament_clubs_club_id", "club_id"),)

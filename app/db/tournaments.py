@@ -11,7 +11,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.db.models import Player, Tournament, TournamentPlayer, TournamentTable
+from app.db.models import Player, Tournament, TournamentClub, TournamentPlayer, TournamentTable
 
 # A table a pairing made: its id and its seats' player ids.
 Paired = tuple[str, list[int]]
@@ -27,11 +27,12 @@ def add(session: AsyncSession, row: Tournament) -> None:
     session.add(row)
 
 
-async def listed(session: AsyncSession, status: str | None, offset: int, limit: int
+async def listed(session: AsyncSession, status: str | None, offset: int, limit: int,
+                 club: int | None = None
                  ) -> list[tuple[Tournament, str | None, str | None, int]]:
-    """Public tournaments (of one status), the newest first, from `offset`: each with its
-    creator's and its winner's names and how many players are in it (not withdrawn), in
-    one query."""
+    """Public tournaments (of one status; of one club: its own or a battle it is in), the
+    newest first, from `offset`: each with its creator's and its winner's names and how
+    many players are in it (not withdrawn), in one query."""
     playing = (select(func.count()).where(
         TournamentPlayer.tournament_id == Tournament.id,
         TournamentPlayer.withdrawn.is_(False)).correlate(Tournament).scalar_subquery())
@@ -42,6 +43,9 @@ async def listed(session: AsyncSession, status: str | None, offset: int, limit: 
              .where(Tournament.private.is_(False)))
     if status is not None:
         query = query.where(Tournament.status == status)
+    if club is not None:  # from the club's own rows (its index), not every tournament's
+        query = query.join(TournamentClub, (TournamentClub.tournament_id == Tournament.id)
+                           & (TournamentClub.club_id == club))
     rows = await session.execute(
         query.order_by(Tournament.created_at.desc(), Tournament.id).offset(offset).limit(limit))
     return [(row, made_by, won_by, count) for row, made_by, won_by, count in rows.all()]

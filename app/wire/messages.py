@@ -26,6 +26,7 @@ from pydantic.json_schema import SkipJsonSchema
 from app.engine.options import OptionValue
 from app.engine.values import PlacementDict
 from app.engine.values import Result as EngineResult
+from app.wire.clubs import BattleInfo
 from app.wire.courtyard import CourtyardPart, CourtyardTable
 from app.wire.events import TaggedEvent
 from app.wire.moderation import ModerationNotice
@@ -302,6 +303,7 @@ class TournamentStanding(TypedDict):
     # per game against each, and the games won outright.
     opponents_points: float
     wins: int
+    club: int | None  # the club he plays for in a team battle (PROTOCOL §2e)
 
 
 class TournamentTableInfo(TypedDict):
@@ -343,6 +345,9 @@ class TournamentInfo(TypedDict):
     winner: str | None
     players: list[TournamentStanding]
     tables: list[TournamentTableInfo]
+    # PROTOCOL §2e: the club whose members alone may join, and a team battle's clubs
+    club: int | None
+    battle: BattleInfo | None
 
 
 class TournamentUpdate(_Frame):

@@ -28,8 +28,10 @@ TOURNAMENT_TABLES = {"tournaments", "tournament_players", "tournament_tables"}
 REVIEW_TABLES = {"reviews"}  # 0008
 PEOPLE_TABLES = {"friend_links", "blocks", "challenges"}  # 0009: friends, blocks, challenges
 MODERATION_TABLES = {"reports", "moderation_log"}  # 0014: reports and the audit log
+# 0015: clubs, their members, requests and invitations, the clubs of a tournament
+CLUB_TABLES = {"clubs", "club_members", "club_asks", "tournament_clubs"}
 TABLES = BEFORE_TOURNAMENTS | TOURNAMENT_TABLES | REVIEW_TABLES | PEOPLE_TABLES \
-    | MODERATION_TABLES
+    | MODERATION_TABLES | CLUB_TABLES
 
 
 async def _tables(url: str) -> set[str]:
@@ -77,7 +79,7 @@ async def test_the_migrations_are_one_chain_with_the_tournaments_last(database_u
     assert chain[-7:] == [
         "0007_tournament_store", "0006_tournaments", "0005_rules_mark", "0004_snapshot_rounds",
         "0003_sessions", "0002_live_snapshots", "0001"]
-    assert chain[:2] == ["0014_moderation", "0013_tournament_cancel"]
+    assert chain[:3] == ["0015_clubs", "0014_moderation", "0013_tournament_cancel"]
     await migrate(database_url, "0005_rules_mark")
     assert await _tables(database_url) == BEFORE_TOURNAMENTS | {"alembic_version"}
     await migrate(database_url)

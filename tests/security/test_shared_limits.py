@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -285,3 +286,49 @@ def test_tournaments_made_are_limited_per_player_and_per_address_on_every_proces
     assert make(pair[0], third).status_code == 429  # the address's budget of 3 is spent
     listed = httpx.get(f"{pair[0].url}/api/tournaments?status=waiting&limit=100").json()
     assert sum(t["creator"] in (first.name, second.name, third.name) for t in listed) == 3
+
+
+def test_clubs_made_are_limited_per_player_and_per_address_on_every_process(
+    pair: list[Server],
+) -> None:
+    """A club is listed for everyone (PROTOCOL §2e): making one spends budgets of its own,
+    per player and per address, as a tournament's making does, whichever process is asked."""
+    address = next(_addresses)
+    first, second, third = (account(pair[0], address) for _ in range(3))
+
+    def make(server: Server, who: Account, n: int) -> httpx.Response:
+        return httpx.post(f"{server.url}/api/clubs",
+                          json={"name": f"Club {who.name} {n}", "open": True},
+                          headers={**_from(address), **who.headers})
+
+    assert make(pair[0], first, 1).status_code == 201
+    assert make(pair[1], first, 2).status_code == 201
+    refused = make(pair[0], first, 3)  # his budget of 2, spent on two processes
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert make(pair[1], second, 1).status_code == 201  # the address's third
+    assert make(pair[0], third, 1).status_code == 429  # the address's budget is spent
+    found = httpx.get(f"{pair[1].url}/api/clubs?q=Club u").json()
+    assert sum(c["owner"] in (first.name, second.name, third.name)
+               for c in found["clubs"]) == 3
+
+
+def test_club_invitations_are_limited_per_player_on_every_process(pair: list[Server]) -> None:
+    """An invitation reaches another player: an admin sends 30 at once, then one every
+    6 s, whichever process he asks."""
+    address = next(_addresses)
+    owner, invited = account(pair[0], address), account(pair[1], address)
+    made = httpx.post(f"{pair[0].url}/api/clubs", json={"name": f"Club {owner.name}",
+                                                        "open": False},
+                      headers={**_from(address), **owner.headers})
+    assert made.status_code == 201, made.text
+    url = f"/api/clubs/{made.json()['id']}/invite"
+    started = time.monotonic()
+    statuses: list[int] = []
+    while 429 not in statuses and len(statuses) < 60:
+        statuses.append(httpx.post(f"{pair[len(statuses) % 2].url}{url}",
+                                   json={"name": invited.name},
+                                   headers={**_from(address), **owner.headers}).status_code)
+    # 30 at once, and one more for every 6 s the asking took (a loaded machine is slow)
+    refilled = int((time.monotonic() - started) / 6)
+    assert statuses[-1] == 429 and set(statuses[:-1]) == {201}
+    assert 30 <= len(statuses) - 1 <= 30 + refilled

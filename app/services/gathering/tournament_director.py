@@ -273,7 +273,13 @@ class Director:
         ]
         async with self.db.session() as session:  # players who block one another
             apart = await people.pairs_apart(session, [w.id for w in waiting])
-        groups = pair_waiting(waiting, row.seats, last, apart)
+        # a team battle: each plays for his club, and club-mates meet only when no one
+        # else waits (PROTOCOL §2e)
+        clubs = {m.player_id: m.club_id for m in free if m.club_id is not None} \
+            if row.battle_leaders is not None else None
+        # Hundreds waiting at once (an arena's start) may take a tenth of a second or more
+        # where the clubs cannot all be parted: off the event loop, as a Swiss round is.
+        groups = await asyncio.to_thread(pair_waiting, waiting, row.seats, last, apart, clubs)
         if not groups:
             return False
         made = [(secrets.token_hex(8), seats) for seats in groups]

@@ -13,12 +13,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import settings
-from app.db import games, ratings, tournaments
+from app.db import clubs, games, ratings, tournaments
 from app.db import players as player_rows
 from app.db.models import Tournament, TournamentPlayer
 from app.db.session import Database
 from app.domain.points import Played, Standing, standings
 from app.engine import OptionsError, validate_options
+from app.services.clubs import entry
 from app.services.tables.transact import ServiceError
 from app.wire.answers import TournamentListed
 from app.wire.messages import TournamentInfo, TournamentStanding
@@ -54,6 +55,10 @@ class TournamentRequest:
     max_players: int
     private: bool
     reserve_seconds: int = 60
+    # PROTOCOL §2e: a club tournament's club, or a team battle's clubs and leaders
+    club: int | None = None
+    battle_clubs: tuple[int, ...] | None = None
+    battle_leaders: int = 5
 
 
 def epoch_ms(moment: datetime | None) -> int | None:
@@ -97,6 +102,7 @@ async def create(db: Database, creator: Member, ask: TournamentRequest, store: s
         reserve_seconds=ask.reserve_seconds, rated=ask.rated, private=ask.private,
         max_players=ask.max_players,
         starts_at=None if ask.starts_at is None else from_ms(ask.starts_at), store=store,
+        club_id=ask.club, battle_leaders=None if ask.battle_clubs is None else ask.battle_leaders,
     )
     async with db.writing() as session:
         # The creator's row, locked, orders his creations on every process, so the count
@@ -104,7 +110,11 @@ async def create(db: Database, creator: Member, ask: TournamentRequest, store: s
         await player_rows.get(session, creator.id, lock=True)
         if await tournaments.open_of_creator(session, creator.id) >= settings.tournaments_open_max:
             raise _refused("too_many_tournaments", n=settings.tournaments_open_max)
+        listed = await entry.check_new(session, creator.id, ask.club, ask.battle_clubs,
+                                       ask.format)
         tournaments.add(session, row)
+        await session.flush()
+        clubs.add_tournament_clubs(session, row.id, listed)
     return await describe(db, row.id)
 
 
@@ -138,9 +148,10 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentIn
         {"id": m.player_id, "name": name, "points": m.points, "games": m.games,
          "byes": m.byes, "place": place(m.player_id), "withdrawn": m.withdrawn,
          "opponents_points": ranks[m.player_id].opponents if m.player_id in ranks else 0.0,
-         "wins": ranks[m.player_id].won if m.player_id in ranks else 0}
+         "wins": ranks[m.player_id].won if m.player_id in ranks else 0, "club": m.club_id}
         for m, name in ranked
     ]
+    battle = await entry.battle_of(session, row, [m for m, _ in members])
     winner = next((p["name"] for p in players if p["place"] == 1), None) \
         if row.status == "finished" else None
     return {
@@ -174,16 +185,18 @@ async def describe_in(session: AsyncSession, tournament_id: str) -> TournamentIn
              "finished_at": epoch_ms(t.finished_at), "game_id": written.get(t.table_id)}
             for t in tables
         ],
+        "club": row.club_id,
+        "battle": battle,
     }
 
 
-async def listing(db: Database, status: str | None, offset: int = 0, limit: int = LISTED
-                  ) -> list[TournamentListed]:
-    """A page of the public tournaments (of one status), the newest first, without their
-    players and tables (the tournament's own page has them): one query, whatever the
-    page's size."""
+async def listing(db: Database, status: str | None, offset: int = 0, limit: int = LISTED,
+                  club: int | None = None) -> list[TournamentListed]:
+    """A page of the public tournaments (of one status; `club`: of that club, its own or
+    battles it is in), the newest first, without their players, tables and battle clubs
+    (the tournament's own page has them): one query, whatever the page's size."""
     async with db.session() as session:
-        rows = await tournaments.listed(session, status, offset, min(limit, LISTED))
+        rows = await tournaments.listed(session, status, offset, min(limit, LISTED), club)
     return [_listed(row, creator, winner, count) for row, creator, winner, count in rows]
 
 
@@ -200,11 +213,15 @@ def _listed(row: Tournament, creator: str | None, winner: str | None, count: int
         "reserve_seconds": row.reserve_seconds, "rated": row.rated, "private": row.private,
         "max_players": row.max_players,
         "winner": winner if row.status == "finished" else None,
-        "players": [], "tables": [], "player_count": count,
+        "players": [], "tables": [], "player_count": count, "club": row.club_id,
+        "battle": None if row.battle_leaders is None
+        else {"clubs": [], "leaders": row.battle_leaders},
     }
 
 
-async def join(db: Database, player: Member, tournament_id: str) -> None:
+async def join(db: Database, player: Member, tournament_id: str, club: int | None = None
+               ) -> None:
+    """Join (`club`: in a team battle, the club to play for; PROTOCOL §2e)."""
     async with db.writing() as session:
         row = await tournaments.get(session, tournament_id, lock=True)
         if row is None:
@@ -215,6 +232,7 @@ async def join(db: Database, player: Member, tournament_id: str) -> None:
         member = await tournaments.member(session, tournament_id, player.id)
         if member is not None and not member.withdrawn:
             raise _refused("in_tournament_already")
+        plays_for = await entry.club_to_play_for(session, row, player.id, club)
         if await tournaments.active_count(session, tournament_id) >= row.max_players:
             raise _refused("tournament_full")
         if member is not None:  # back after leaving: paired again, points kept
@@ -222,7 +240,8 @@ async def join(db: Database, player: Member, tournament_id: str) -> None:
             return
         tournaments.add_member(session, TournamentPlayer(
             tournament_id=tournament_id, player_id=player.id, points=0.0, games=0, byes=0,
-            withdrawn=False, rating=await ratings.skill(session, player.id, row.variant)))
+            withdrawn=False, rating=await ratings.skill(session, player.id, row.variant),
+            club_id=plays_for))
         try:
             await session.flush()
         except IntegrityError as error:

@@ -14,6 +14,8 @@ import { startGathering } from "./gather.js";
 import { startPeople } from "./people.js";
 import { startModerationNotices } from "./report.js";
 import { renderAuth } from "./views/auth.js";
+import { renderClub } from "./views/club.js";
+import { renderClubs } from "./views/clubs.js";
 import { renderFriends } from "./views/friends.js";
 import { renderLeaderboard } from "./views/leaderboard.js";
 import { renderLobby } from "./views/lobby.js";
@@ -102,8 +104,10 @@ const ROUTES = [
   [/^#\/friends$/, () => (root) => renderFriends(root)],
   [/^#\/settings$/, () => (root) => renderSettings(root)],
   [/^#\/lobby$/, () => (root) => renderLobby(root)],
-  [/^#\/tournaments$/, () => (root) => renderTournaments(root)],
+  [/^#\/tournaments(?:\?.*)?$/, () => (root) => renderTournaments(root)],
   [/^#\/moderation$/, () => (root) => renderModeration(root)],
+  [/^#\/clubs$/, () => (root) => renderClubs(root)],
+  [/^#\/club\/(\d+)$/, (m) => (root) => renderClub(root, Number(m[1]))],
   [/^#\/tournament\/([^/?]+)$/, (m) => (root) => renderTournament(root, decodeURIComponent(m[1]))],
 ];
 

@@ -11,6 +11,7 @@ import { num, t } from "../i18n.js";
 import { socket } from "../socket.js";
 import { pill, toast } from "../ui.js";
 import { optionWords, variantName } from "../words.js";
+import { battleStandings, clubOf } from "./battle.js";
 import { formatWords } from "./tournaments.js";
 
 /**
@@ -58,7 +59,8 @@ function standingsTable(tour, names) {
         h("td", { class: "num" }, p.place === null ? "–" : num(p.place)),
         h("th", { scope: "row", class: "player-cell" },
           h("a", { href: `#/player/${encodeURIComponent(p.name)}`, translate: "no" }, h("bdi", {}, names.get(p.id) || p.name)),
-          p.withdrawn ? h("span", { class: "muted" }, ` (${t("tournament.withdrawn")})`) : null),
+          p.withdrawn ? h("span", { class: "muted" }, ` (${t("tournament.withdrawn")})`) : null,
+          clubOf(tour, p) ? h("small", { class: "muted player-club" }, " · ", h("bdi", { translate: "no" }, clubOf(tour, p))) : null),
         h("td", { class: "num" }, num(p.points)),
         h("td", { class: "num", "data-testid": "opponents-points" }, num(p.opponents_points ?? 0)),
         h("td", { class: "num" }, num(p.wins ?? 0)),
@@ -179,9 +181,10 @@ export function renderTournament(root, tournamentId) {
       tour.status === "cancelled" && tour.cancel_reason
         ? h("p", { class: "notice", "data-testid": "cancelled" }, t(`tournament.cancelled_${tour.cancel_reason}`)) : null,
       tour.winner ? h("p", { class: "winner", "data-testid": "winner" }, t("tournament.winner", { name: tour.winner })) : null,
+      tour.club ? h("p", {}, h("a", { href: `#/club/${tour.club}`, "data-testid": "tournament-club" }, t("club.club_tournament"))) : null,
       h("div", { class: "actions" }, buttons),
       h("div", { class: "tournament-columns" },
-        h("div", {}, h("h2", {}, t("tournament.standings")), standingsTable(tour, names),
+        h("div", {}, battleStandings(tour), h("h2", {}, t("tournament.standings")), standingsTable(tour, names),
           tour.format === "swiss" ? crosstable(tour) : null),
         h("div", {}, h("h2", {}, t("tournament.tables")), tablesList(tour, names), results(tour, names))));
   }

@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 import { navigate, pill, toast } from "../ui.js";
 import { loadVariants } from "../variants.js";
 import { optionLabel, optionValueWord, optionWords, variantName } from "../words.js";
+import { clubFields } from "./battle.js";
 
 const SECTIONS = [["waiting", "tournaments.upcoming"], ["running", "tournaments.running"], ["finished", "tournaments.finished"]];
 
@@ -30,7 +31,7 @@ function card(tour) {
       tour.winner ? ` · ${t("tournament.winner", { name: tour.winner })}` : ""));
 }
 
-function createForm(variants) {
+function createForm(variants, clubId) {
   const name = h("input", { type: "text", name: "name", maxlength: 80, required: true, value: t("tournaments.default_name") });
   const variant = h("select", { name: "variant" }, variants.map((v) => h("option", { value: v.name }, variantName(v.name))));
   const seats = h("select", { name: "seats" });
@@ -70,6 +71,12 @@ function createForm(variants) {
     roundsLabel.hidden = !swiss.checked;
     minutesLabel.hidden = swiss.checked;
   };
+  // a team battle is an arena (PROTOCOL §2e)
+  const clubs = clubFields((battle) => {
+    if (battle) arena.checked = true;
+    swiss.disabled = battle;
+    syncFormat();
+  }, clubId);
   variant.addEventListener("change", syncVariant);
   for (const r of [swiss, arena]) r.addEventListener("change", syncFormat);
   syncVariant();
@@ -86,6 +93,7 @@ function createForm(variants) {
     h("label", {}, t("tournaments.starts_at"), startsAt, h("span", { class: "hint" }, t("tournaments.starts_at_hint"))),
     h("label", { class: "inline" }, rated, ` ${t("table.rated")}`),
     h("label", { class: "inline" }, privateBox, ` ${t("tournaments.private")}`),
+    clubs.node,
     error, submit);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -97,6 +105,7 @@ function createForm(variants) {
       format: swiss.checked ? "swiss" : "arena", turn_seconds: turn.value(),
       rated: rated.checked, private: privateBox.checked,
     };
+    Object.assign(body, clubs.values());
     if (swiss.checked) body.rounds = rounds.value();
     else body.minutes = minutes.value();
     if (startsAt.value) body.starts_at = new Date(startsAt.value).getTime();
@@ -116,6 +125,7 @@ function createForm(variants) {
 const PAGE = 20;
 
 export function renderTournaments(root) {
+  const fromClub = Number(new URLSearchParams(location.hash.split("?")[1] || "").get("club")) || null;
   // Each list: its first page read again every few seconds; "More" reads the next page once.
   const lists = SECTIONS.map(([status, title]) => {
     const list = h("ul", { class: "table-list", "data-testid": `tournaments-${status}` });
@@ -150,7 +160,7 @@ export function renderTournaments(root) {
   load();
   const timer = setInterval(load, 5000);
   if (auth.signedIn) {
-    loadVariants().then((variants) => aside.append(createForm(variants))).catch((err) => toast(err.message));
+    loadVariants().then((variants) => aside.append(createForm(variants, fromClub))).catch((err) => toast(err.message));
   } else {
     aside.append(h("div", { class: "card" }, h("p", {}, h("a", { href: "#/signin", class: "button primary" }, t("lobby.sign_in_or_up")))));
   }

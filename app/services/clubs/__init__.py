@@ -1,0 +1,1 @@
+"""Clubs, club tournaments and team battles (PROTOCOL §2e)."""
