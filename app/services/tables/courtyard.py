@@ -10,12 +10,17 @@ A rated courtyard table holds the rated seat (PROTOCOL §2g) of everyone at it: 
 waiting or coming in. A player takes it when he joins the queue (refused while he sits at
 another rated table) and has it for as long as he waits and plays there; it is free
 again once he has left the queue and sits no more (`Table.holds`).
+
+A waiting player who comes in for the next game is told so as state: a kept notice,
+`courtyard.seated` (app.services.fanout.notices), sent again at every hello until he is at
+the table (`tell_seated`, after every change that decides the next four).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import replace
+from typing import Protocol
 
 from app.live.store import LiveStore
 from app.services.tables import seated
@@ -31,6 +36,7 @@ from app.services.tables.transact import (
     now_ms,
     transact,
 )
+from app.wire.courtyard import CourtyardSeated
 
 
 def _round(table: Table) -> int:
@@ -138,3 +144,48 @@ def withdrawal(player: Person, resigns: Command) -> Command:
         return queue_out(player)(table)
 
     return apply
+
+
+def coming_in(table: Table) -> list[Person]:
+    """Who sits down at a courtyard's next game, decided by the last one's end, and did not
+    sit that one: the waiting who come in (each sat down, `since`, at the next game)."""
+    yard = table.courtyard
+    if yard is None or yard.next is None or table.status != "finished":
+        return []
+    return [who for seat, who in enumerate(yard.next)
+            if who is not None and yard.since[seat] == yard.games + 1]
+
+
+def sits_there(table: Table | None, player_id: int) -> bool:
+    """Whether `player_id` sits a courtyard's game: the next one, once the last has decided
+    it, else the one being played (or waited for)."""
+    if table is None or table.courtyard is None or not table.holds(player_id):
+        return False
+    people = table.seats if table.courtyard.next is None else table.courtyard.next
+    return any(who is not None and who.id == player_id for who in people)
+
+
+class Teller(Protocol):
+    """Keeps a notice for players and sends it to their sockets on every process
+    (app.services.fanout.notices.PlayerNotices)."""
+
+    async def tell(self, player_ids: list[int], message: CourtyardSeated) -> None: ...
+
+
+async def tell_seated(notices: Teller, table: Table) -> None:
+    """Tell those coming in for a courtyard's next game (`coming_in`) that their table is
+    ready: kept until each is at it. Telling again is harmless (the same notice)."""
+    people = coming_in(table)
+    if people:
+        assert table.courtyard is not None
+        await notices.tell([who.id for who in people], {
+            "type": "courtyard.seated", "table_id": table.id, "game": table.courtyard.games + 1})
+
+
+async def tell_rotated(notices: Teller, change: Change | None) -> None:
+    """`tell_seated` after a change that decided a courtyard's next four anew between two
+    games (its `courtyard` event: one of them gave his place up, the first waiting took
+    it). A game's end is told by the results writer, which every game's end reaches."""
+    if change is not None and change.written and change.table.log and any(
+            event["type"] == "courtyard" for event in change.table.log[-1].events):
+        await tell_seated(notices, change.table)
