@@ -11,9 +11,11 @@ from dataclasses import replace
 
 import pytest
 
+from app.config import settings
 from app.live.store import LiveStore, connect
 from app.services.play import moves
 from app.services.tables import courtyard, lobby
+from app.services.tables.bot_seats import wake_at
 from app.services.tables.lobby import Deal, Terms, seating
 from app.services.tables.next_game import next_game, start_next
 from app.services.tables.queue_absence import absent
@@ -107,6 +109,28 @@ def test_who_is_away_too_long_leaves_the_courtyard() -> None:
             waiting = applied(waiting, absent(who.id))
     assert waiting.seats == (None, None, None, PEOPLE[3])
     assert absent(PEOPLE[3].id)(waiting) is REMOVE
+
+
+def test_a_courtyard_waiting_again_for_a_player_goes_when_a_new_table_would() -> None:
+    ended = applied(_four(), lobby.departure(PEOPLE[1]))  # p2 leaves, nobody waits
+    assert ended.courtyard is not None and ended.courtyard.next == (
+        PEOPLE[0], None, PEOPLE[2], PEOPLE[3])
+    at = NOW + 60_000
+    waiting = applied(replace(ended, courtyard=replace(ended.courtyard, written=True)),
+                      next_game("game-1", at, DEAL), now=at)
+    until = at + int(settings.waiting_table_seconds * 1000)
+    assert waiting.status == "waiting" and waiting.deadline == until
+    assert wake_at(waiting, None, at) == until  # the clock looks at it then
+    # a change while it waits (p3 gives his seat up) keeps its wait as it was
+    fewer = applied(waiting, lobby.departure(PEOPLE[2]), now=at + 1000)
+    assert fewer.deadline == until and wake_at(fewer, None, at + 1000) == until
+    assert moves.timeout(until - 1, deal=DEAL)(fewer) is None
+    assert moves.timeout(until, deal=DEAL)(fewer) is REMOVE
+    # filled again, it plays, and its clock is the turn's
+    full = applied(fewer, seating(lambda _s: E, 1, DEAL), now=at + 2000)
+    full = applied(full, seating(lambda _s: F, 2, DEAL), now=at + 2000)
+    assert full.status == "playing" and full.deadline != until
+    assert moves.timeout(until, deal=DEAL)(full) is not REMOVE
 
 
 @pytest.fixture
