@@ -187,8 +187,9 @@ async def join_queue(table_id: str, player: LimitedPlayer, live: LiveDep) -> Que
     """Wait for a turn at a courtyard table (PROTOCOL §2d): the place taken (1: first)."""
     with _refusals():
         apart = await live.blocks.apart_from_all(player.id)
-        position, _change = await live.feed.restoring(table_id, lambda: courtyard.join_queue(
+        position, change = await live.feed.restoring(table_id, lambda: courtyard.join_queue(
             live.store, Person(player.id, player.name), table_id, apart=apart))
+        await courtyard.tell_rotated(live.notices, change)
         await live.friends.tell_friends(player.id, player.name)
     return {"position": position}
 

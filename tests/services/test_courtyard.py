@@ -111,6 +111,22 @@ def test_who_is_away_too_long_leaves_the_courtyard() -> None:
     assert absent(PEOPLE[3].id)(waiting) is REMOVE
 
 
+def test_who_queues_while_a_seat_of_the_next_game_is_free_takes_it() -> None:
+    ended = applied(_four(), lobby.departure(PEOPLE[1]))  # p2 leaves, nobody waits
+    came = applied(ended, courtyard.queue_in(E))
+    yard = came.courtyard
+    assert yard is not None and yard.next == (PEOPLE[0], E, PEOPLE[2], PEOPLE[3])
+    assert yard.queue == () and courtyard.coming_in(came) == [E]
+    events = came.log[-1].events
+    assert [ev["type"] for ev in events] == ["queue", "courtyard"]
+    assert events[0]["type"] == "queue" and events[0]["position"] == 0
+    assert events[1]["type"] == "courtyard" and events[1]["coming"] == [E.name]
+    # and the next game starts with him, not waiting for a player
+    started = applied(replace(came, courtyard=replace(yard, written=True)),
+                      next_game("game-1", NOW + 60_000, DEAL), now=NOW + 60_000)
+    assert started.status == "playing" and started.seats == yard.next
+
+
 def test_a_courtyard_waiting_again_for_a_player_goes_when_a_new_table_would() -> None:
     ended = applied(_four(), lobby.departure(PEOPLE[1]))  # p2 leaves, nobody waits
     assert ended.courtyard is not None and ended.courtyard.next == (

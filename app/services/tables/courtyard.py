@@ -26,7 +26,7 @@ from app.live.store import LiveStore
 from app.services.tables import seated
 from app.services.tables.caps import RatedSeats
 from app.services.tables.events import QueueEvent, TableEvent
-from app.services.tables.rotation import without
+from app.services.tables.rotation import refilled, without
 from app.services.tables.table import Person, Remove, Step, Table
 from app.services.tables.transact import (
     Change,
@@ -75,10 +75,13 @@ def queue_in(person: Person, apart: Collection[int] = ()) -> Command:
             raise ServiceError("bad_request", "courtyard_queue_full", 409, n=yard.waiting_max)
         queue = (*yard.queue, person)
         gone = tuple(p for p in yard.gone if p != person.id)
+        # between two games, a seat of the next one nobody came for is his at once
+        table, rotated = refilled(
+            replace(table, courtyard=replace(yard, queue=queue, gone=gone)), _round(table))
         event: QueueEvent = {"type": "queue", "round": _round(table), "player": person.name,
-                             "joined": True, "position": len(queue)}
-        return Step(replace(table, courtyard=replace(yard, queue=queue, gone=gone)), [event],
-                    clock="keep")
+                             "joined": True, "position": _place(table, person.id)}
+        events: list[TableEvent] = [event] if rotated is None else [event, rotated]
+        return Step(table, events, clock="keep")
 
     return apply
 
@@ -104,7 +107,8 @@ def queue_out(player: Person) -> Callable[[Table], Step]:
 
 async def join_queue(store: LiveStore, person: Person, table_id: str,
                      apart: Collection[int] = ()) -> tuple[int, Change]:
-    """Apply `queue_in`; his place in the queue (1: first) and the change. At a rated table
+    """Apply `queue_in`; his place in the queue (1: first; 0: a seat of the next game was
+    free, he sits it) and the change. At a rated table
     his rated seat is taken first (and given back if he does not get in)."""
     table = await loaded(store, table_id)
     rated = RatedSeats(store) if table.rated and not table.holds(person.id) else None
@@ -116,9 +120,18 @@ async def join_queue(store: LiveStore, person: Person, table_id: str,
         if rated is not None and not (await loaded(store, table_id)).holds(person.id):
             await rated.give_up(person.id, table_id)
         raise
-    assert change is not None and change.table.courtyard is not None
+    assert change is not None
     await seated.note(store, [person], table_id, now_ms())
-    return len(change.table.courtyard.queue), change
+    return _place(change.table, person.id), change
+
+
+def _place(table: Table, player_id: int) -> int:
+    """His place in the courtyard's queue (1: first); 0 among the next game's four."""
+    yard = table.courtyard
+    assert yard is not None
+    if yard.coming(player_id):
+        return 0
+    return 1 + [who.id for who in yard.queue].index(player_id)
 
 
 async def leave_queue(store: LiveStore, player: Person, table_id: str) -> Change:

@@ -56,11 +56,20 @@ def without(table: Table, player_id: int, round_: int
     yard = table.courtyard
     assert yard is not None
     queue = tuple(who for who in yard.queue if who.id != player_id)
-    if yard.next is None or not yard.coming(player_id):
-        return replace(table, courtyard=replace(yard, queue=queue)), None
-    seats = [None if who is not None and who.id == player_id else who for who in yard.next]
-    turned = fill(seats, queue, yard.since, yard.games + 1)
-    return _decided(table, replace(yard, queue=queue), turned, round_)
+    seats = None if yard.next is None else tuple(
+        None if who is not None and who.id == player_id else who for who in yard.next)
+    return refilled(replace(table, courtyard=replace(yard, queue=queue, next=seats)), round_)
+
+
+def refilled(table: Table, round_: int) -> tuple[Table, CourtyardEvent | None]:
+    """Between two games, the seats of the next game nobody holds taken by the first
+    waiting; the event when the next four changed."""
+    yard = table.courtyard
+    assert yard is not None
+    if yard.next is None or None not in yard.next or not yard.queue:
+        return table, None
+    return _decided(table, yard, fill(yard.next, yard.queue, yard.since, yard.games + 1),
+                    round_)
 
 
 def courtyard_view(yard: Courtyard) -> CourtyardView:
