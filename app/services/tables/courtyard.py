@@ -196,9 +196,10 @@ async def tell_seated(notices: Teller, table: Table) -> None:
 
 
 async def tell_rotated(notices: Teller, change: Change | None) -> None:
-    """`tell_seated` after a change that decided a courtyard's next four anew between two
-    games (its `courtyard` event: one of them gave his place up, the first waiting took
-    it). A game's end is told by the results writer, which every game's end reaches."""
+    """`tell_seated` after a change that decided a courtyard's next four anew (its
+    `courtyard` event): between two games one of them gave his place up, or a seat nobody
+    came for was free, and the first waiting took it. A game's end is told by the results
+    writer, which every game's end reaches (a leave that ends one tells it here too)."""
     if change is not None and change.written and change.table.log and any(
             event["type"] == "courtyard" for event in change.table.log[-1].events):
         await tell_seated(notices, change.table)

@@ -71,7 +71,6 @@ def lapsed(now: int) -> Command:
         if table.courtyard is None or table.status != "waiting" or table.deadline is None \
                 or table.deadline > now:
             return None
-        log.info("courtyard table %s removed: nobody came for its seat in time", table.id)
         return REMOVE
 
     return apply
