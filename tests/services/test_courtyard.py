@@ -12,7 +12,9 @@ from dataclasses import replace
 import pytest
 
 from app.config import settings
+from app.live.hub import Hub
 from app.live.store import LiveStore, connect
+from app.services.fanout.notices import PlayerNotices
 from app.services.play import moves
 from app.services.tables import courtyard, lobby
 from app.services.tables.bot_seats import wake_at
@@ -186,3 +188,31 @@ async def test_the_next_game_starts_once_however_many_processes_try(
     assert table.courtyard.queue == (PEOPLE[0], PEOPLE[2])
     # the round archive is the new game's alone: the last game's went with its start
     assert await store.archived_rounds(table_id) == []
+
+
+async def test_who_takes_a_place_given_up_between_games_is_told_until_he_leaves_it(
+    stores: list[LiveStore],
+) -> None:
+    store = stores[0]
+    notices = PlayerNotices(store, Hub(store))
+    made = await lobby.create_table(store, PEOPLE[0], replace(YARD, round_pause_seconds=60))
+    table_id = str(made["id"])
+    for seat in (1, 2, 3):
+        await lobby.join(store, PEOPLE[seat], table_id, seat)
+    for who in (E, F):
+        await courtyard.join_queue(store, who, table_id)
+    await moves.resign(store, PEOPLE[0].id, table_id)  # p1+p3 give way to e and f
+    # e gives his place up: the first waiting (p1) takes it, and is told
+    gave_up = await courtyard.leave_queue(stores[1], E, table_id)
+    await courtyard.tell_rotated(notices, gave_up)
+    told = {"type": "courtyard.seated", "table_id": table_id, "game": 2}
+    assert await notices.pending(PEOPLE[0].id) == [told]
+    assert await notices.pending(E.id) == []
+    # p1 gives it up in turn: p3, waiting, takes it and is told; p1's notice is over, and
+    # f, who comes in too, is not told again
+    await notices.seen(F.id, table_id)
+    await courtyard.tell_rotated(notices, await courtyard.leave_queue(store, PEOPLE[0],
+                                                                      table_id))
+    assert await notices.pending(PEOPLE[2].id) == [told]
+    assert await notices.pending(PEOPLE[0].id) == []
+    assert await notices.pending(F.id) == []

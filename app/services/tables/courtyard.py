@@ -185,10 +185,12 @@ class Teller(Protocol):
     async def tell(self, player_ids: list[int], message: CourtyardSeated) -> None: ...
 
 
-async def tell_seated(notices: Teller, table: Table) -> None:
-    """Tell those coming in for a courtyard's next game (`coming_in`) that their table is
-    ready: kept until each is at it. Telling again is harmless (the same notice)."""
-    people = coming_in(table)
+async def tell_seated(notices: Teller, table: Table,
+                      names: Collection[str] | None = None) -> None:
+    """Tell those coming in for a courtyard's next game (`coming_in`; those of `names`
+    only, when given) that their table is ready: kept until each is at it. Telling again
+    is harmless (the same notice)."""
+    people = [who for who in coming_in(table) if names is None or who.name in names]
     if people:
         assert table.courtyard is not None
         await notices.tell([who.id for who in people], {
@@ -200,6 +202,9 @@ async def tell_rotated(notices: Teller, change: Change | None) -> None:
     `courtyard` event): between two games one of them gave his place up, or a seat nobody
     came for was free, and the first waiting took it. A game's end is told by the results
     writer, which every game's end reaches (a leave that ends one tells it here too)."""
-    if change is not None and change.written and change.table.log and any(
-            event["type"] == "courtyard" for event in change.table.log[-1].events):
-        await tell_seated(notices, change.table)
+    if change is None or not change.written or not change.table.log:
+        return
+    coming = [name for event in change.table.log[-1].events if event["type"] == "courtyard"
+              for name in event["coming"]]
+    if coming:  # (those it brought in, not the others again)
+        await tell_seated(notices, change.table, coming)

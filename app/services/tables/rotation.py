@@ -56,9 +56,11 @@ def without(table: Table, player_id: int, round_: int
     yard = table.courtyard
     assert yard is not None
     queue = tuple(who for who in yard.queue if who.id != player_id)
-    seats = None if yard.next is None else tuple(
-        None if who is not None and who.id == player_id else who for who in yard.next)
-    return refilled(replace(table, courtyard=replace(yard, queue=queue, next=seats)), round_)
+    if yard.next is None or not yard.coming(player_id):
+        return replace(table, courtyard=replace(yard, queue=queue)), None
+    seats = [None if who is not None and who.id == player_id else who for who in yard.next]
+    turned = fill(seats, queue, yard.since, yard.games + 1)
+    return _decided(table, replace(yard, queue=queue), turned, round_)
 
 
 def refilled(table: Table, round_: int) -> tuple[Table, CourtyardEvent | None]:
