@@ -158,6 +158,7 @@ async def seat_player(table_id: str, player: PlayerRef, live: LiveTables,
 async def leave_table(table_id: str, player: LimitedPlayer, live: LiveDep) -> Left:
     with _refusals():
         change = await settled(lobby.leave(live.store, player, table_id), live.finisher)
+        await courtyard.tell_rotated(live.notices, change)
     return {"left": True, "table": None if change is None else public_table(change.table)}
 
 
@@ -186,8 +187,9 @@ async def join_queue(table_id: str, player: LimitedPlayer, live: LiveDep) -> Que
     """Wait for a turn at a courtyard table (PROTOCOL §2d): the place taken (1: first)."""
     with _refusals():
         apart = await live.blocks.apart_from_all(player.id)
-        position, _change = await live.feed.restoring(table_id, lambda: courtyard.join_queue(
+        position, change = await live.feed.restoring(table_id, lambda: courtyard.join_queue(
             live.store, Person(player.id, player.name), table_id, apart=apart))
+        await courtyard.tell_rotated(live.notices, change)
         await live.friends.tell_friends(player.id, player.name)
     return {"position": position}
 
@@ -197,5 +199,6 @@ async def join_queue(table_id: str, player: LimitedPlayer, live: LiveDep) -> Que
 async def leave_queue(table_id: str, player: LimitedPlayer, live: LiveDep) -> None:
     """Leave a courtyard table's queue (or one's place among its next four)."""
     with _refusals():
-        await live.feed.restoring(table_id, lambda: courtyard.leave_queue(
+        change = await live.feed.restoring(table_id, lambda: courtyard.leave_queue(
             live.store, Person(player.id, player.name), table_id))
+        await courtyard.tell_rotated(live.notices, change)

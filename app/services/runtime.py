@@ -62,7 +62,9 @@ class LiveTables:
         self.feed = Feed(self.store, self.hub, self.process_id, settings.heartbeat_seconds,
                          recover=self.recovery.restore)
         self.sessions = Sessions(self.store, db)
-        self.finisher = Finisher(self.store, db)
+        # The messages for players rather than tables (kept until they act on them).
+        self.notices = PlayerNotices(self.store, self.hub)
+        self.finisher = Finisher(self.store, db, self.notices)
         # Moves at a table another process holds are applied there.
         self.relay = Relay(self.store, self.hub, self.feed, self.finisher)
         # A player's move, applied here or where its table is held.
@@ -75,11 +77,10 @@ class LiveTables:
         )
         self.db = db
         self.settings = settings
-        # Quick pairing and the messages for players rather than tables.
-        self.notices = PlayerNotices(self.store, self.hub)
+        # Quick pairing.
         self.seeks = Seeks(self.store, db, self.notices, self.caps)
         # A courtyard's waiting players who are away too long leave its queue (PROTOCOL §2d).
-        self.queue_absence = QueueAbsence(self.store, self.caps)
+        self.queue_absence = QueueAbsence(self.store, self.caps, self.notices)
         # Answers that replay a whole game, computed once and kept for every process.
         self.logs = GameLogs(self.store)
         self.replays = Replays(self.store, db)

@@ -3,6 +3,8 @@
 # No `from __future__ import annotations`: the TypedDicts' keys must be known at run time.
 from typing import Literal, NotRequired, TypedDict
 
+from pydantic import JsonValue
+
 
 class QueueEvent(TypedDict):
     """`player` joined the courtyard's queue (`joined`) at `position` (1: first), or left
@@ -59,3 +61,14 @@ class Queued(TypedDict):
     """`POST /api/tables/{id}/queue`: the place taken in the queue (1: first)."""
 
     position: int
+
+
+class CourtyardSeated(TypedDict):
+    """To every socket of a player who waited at a courtyard and sits its next game, `game`
+    (PROTOCOL §2d): kept for him, like a pairing, until he is at the table (subscribes to
+    it), leaves it, or is not among its four any more."""
+
+    id: NotRequired[JsonValue]
+    type: Literal["courtyard.seated"]
+    table_id: str
+    game: int

@@ -27,7 +27,7 @@ from app.engine.options import OptionValue
 from app.engine.values import PlacementDict
 from app.engine.values import Result as EngineResult
 from app.wire.clubs import BattleInfo
-from app.wire.courtyard import CourtyardPart, CourtyardTable
+from app.wire.courtyard import CourtyardPart, CourtyardSeated, CourtyardTable
 from app.wire.events import TaggedEvent
 from app.wire.moderation import ModerationNotice
 
@@ -408,7 +408,7 @@ class BlockUpdate(_Frame):
 
 
 # Those a player must be told, kept until he has acted on them (app.services.fanout.notices).
-KeptNotice = SeekMatched | SeekEnded | TournamentPairing
+KeptNotice = SeekMatched | SeekEnded | TournamentPairing | CourtyardSeated
 # Every message for a player, whichever tables he watches.
 Notice = KeptNotice | FriendUpdate | ChallengeNew | ChallengeUpdate | BlockUpdate \
     | ModerationNotice
@@ -417,7 +417,7 @@ ServerMessage = Annotated[
     Welcome | Error | Pong | TableState | TablePresence | TableHeartbeat | TableRemoved
     | TableRematch | RematchReply | Lobby | LobbyUpdate | LobbyRemove | ChatLine
     | SeekMatched | SeekEnded | TournamentUpdate | TournamentPairing | FriendUpdate
-    | ChallengeNew | ChallengeUpdate | BlockUpdate | ModerationNotice,
+    | ChallengeNew | ChallengeUpdate | BlockUpdate | ModerationNotice | CourtyardSeated,
     Field(discriminator="type"),
 ]
 

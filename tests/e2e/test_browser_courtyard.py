@@ -8,14 +8,15 @@ Playwright's sync API runs in plain (non-async) tests: no event loop is running 
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 
 import httpx
 from playwright.sync_api import expect
 
-from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, shot, sign_up
-from tests.servers import Server
+from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, shot, sign_up, wait_seq_after
+from tests.servers import REPO, Server
 
 
 def _courtyard(server: Server) -> tuple[str, list[dict[str, str]]]:
@@ -110,4 +111,52 @@ def test_the_courtyard_is_made_listed_and_queued_for_in_the_browser(
     expect(page.locator("[data-testid=hand] .hand-tile")).to_have_count(7, timeout=20_000)
     expect(box.locator("[data-testid=courtyard-line]")).to_contain_text("Games: 2")
     expect(box.locator("[data-testid=queue-empty]")).to_be_visible()
+    tab.assert_clean()
+
+
+def test_a_courtyards_turn_is_told_away_from_its_table_and_shown_in_the_lobby(
+    server: Server, open_tab,
+) -> None:
+    """PROTOCOL §2d `courtyard.seated`: at another table's page a toast tells it; the lobby
+    shows it (sent again with the lobby) until he has gone to his table. In Persian, 360 px."""
+    table_id, seated = _courtyard(server)
+    fa = json.loads((REPO / "app/web/lang/fa.json").read_text(encoding="utf-8"))
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        elsewhere = http.post("/api/tables", headers=seated[0], json={
+            "variant": "classic", "seats": 2, "rated": False})
+        assert elsewhere.status_code == 201, elsewhere.text
+    tab = open_tab(PHONE)
+    page = tab.page
+    sign_up(tab, server, f"cs_{secrets.token_hex(3)}")
+    page.locator("[data-testid=lang]").select_option("fa")
+    page.goto(f"{server.url}/#/table/{table_id}")
+    page.locator("[data-testid=courtyard] [data-testid=queue-join]").click()
+    expect(page.locator("[data-testid=courtyard] [data-testid=queue-leave]")).to_be_visible()
+    page.goto(f"{server.url}/#/table/{elsewhere.json()['id']}")
+    expect(page.locator("[data-testid=courtyard]")).to_be_hidden()
+
+    # Seat 1 leaves (his resignation): he comes in for the next game, told where he is.
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        assert http.post(f"/api/tables/{table_id}/leave", headers=seated[1]).status_code == 200
+    expect(page.locator("[data-testid=toast]")).to_contain_text(fa["courtyard.seated"])
+    page.goto(f"{server.url}/#/lobby")
+    ready = page.locator("[data-testid=table-ready]")
+    expect(ready).to_contain_text(fa["courtyard.seated"])
+    shot(page, "courtyard-seated-lobby-fa-360")
+    ready.screenshot(path=str(SCREENSHOTS / "courtyard-seated-notice-fa-360.png"))
+    page.locator("[data-testid=lang]").select_option("ru")
+    ru = json.loads((REPO / "app/web/lang/ru.json").read_text(encoding="utf-8"))
+    expect(ready).to_contain_text(ru["courtyard.seated"])
+    # (the top of the page: the notice is redrawn as the lobby is sent again)
+    page.screenshot(path=str(SCREENSHOTS / "courtyard-seated-notice-ru-360.png"),
+                    clip={"x": 0, "y": 0, "width": 360, "height": 220})
+    page.set_viewport_size(DESKTOP)
+    shot(page, "courtyard-seated-lobby-ru-1280")
+    ready.locator("a").click()
+    page.wait_for_url(re.compile(f"#/table/{table_id}$"))
+    wait_seq_after(page, 0)  # (the table as his subscription answers it)
+    # at his table: the lobby has nothing more to tell him
+    page.goto(f"{server.url}/#/lobby")
+    expect(page.locator(f"[data-table-id='{table_id}']").first).to_be_visible()
+    expect(ready).to_have_count(0)
     tab.assert_clean()

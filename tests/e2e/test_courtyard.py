@@ -187,3 +187,59 @@ async def test_a_courtyard_of_six_the_losers_sit_out_the_next_game(
     assert all(skill is not None for game in seats.values() for _, _, skill in game.values())
     for p in sockets:
         await p.close()
+
+
+async def test_a_waiting_player_away_from_the_table_is_told_his_turn_has_come(
+    server_pair: tuple[Server, Server],
+) -> None:
+    """Who comes in for the next game is told as state (PROTOCOL §2d `courtyard.seated`):
+    on his socket on the other process though he does not follow the table, and again at
+    every hello until he is at it."""
+    first, second = server_pair
+    async with httpx.AsyncClient(base_url=first.url, timeout=30) as one:
+        a, b, c, d, e, f = [await register(one) for _ in range(6)]
+        made = await one.post("/api/tables", headers=a.headers, json={
+            "variant": "goat", "seats": 4, "options": {"teams": True}, "turn_seconds": 30,
+            "round_pause_seconds": 2, "rated": False, "courtyard": True, "waiting_max": 2})
+        assert made.status_code == 201, made.text
+        table_id = made.json()["id"]
+        for seat, who in ((1, b), (2, c), (3, d)):
+            await join(one, table_id, who, seat=seat)
+        for who in (e, f):
+            assert (await one.post(f"/api/tables/{table_id}/queue",
+                                   headers=who.headers)).status_code == 200
+        # e has a socket on the other process, on no table's page; f has none at all
+        e_away = await Player(second.ws_url, e).connect()
+        # b resigns on the first process: the game is over, b+d give way to e+f
+        b_there = await Player(first.ws_url, b).connect()
+        assert (await b_there.request({"type": "resign", "table_id": table_id}))[
+            "type"] == "table.state"
+        await b_there.close()
+        told = await e_away.expect(lambda m: m["type"] == "courtyard.seated", timeout=20)
+        assert told == {"type": "courtyard.seated", "table_id": table_id, "game": 2}
+        assert problems(told) == [], problems(told)
+
+        # f, who had no socket then, is told at his hello (on either process) ...
+        f_late = await Player(first.ws_url, f).connect()
+        assert await f_late.expect(lambda m: m["type"] == "courtyard.seated") == told
+        # ... until he is at his table; and e, not there yet, again at his next hello,
+        # also once the game he was told of has begun
+        assert (await f_late.request({"type": "table.subscribe", "table_id": table_id}))[
+            "type"] == "table.state"
+        await _playing(f_late, table_id)
+        await e_away.close()
+        e_back = await Player(first.ws_url, e).connect()
+        assert await e_back.expect(lambda m: m["type"] == "courtyard.seated") == told
+        await f_late.close()
+        f_back = await Player(second.ws_url, f).connect()
+        await f_back.request({"type": "lobby.subscribe"})
+        await f_back.request({"type": "ping"})  # (after whatever the subscription resent)
+        assert [m for m in f_back.frames if m["type"] == "courtyard.seated"] == []
+        for who in (a, c, e, f):  # (the table goes)
+            assert (await one.post(f"/api/tables/{table_id}/leave",
+                                   headers=who.headers)).status_code == 200
+        for who in (b, d):
+            assert (await one.delete(f"/api/tables/{table_id}/queue",
+                                     headers=who.headers)).status_code == 204
+        for p in (e_back, f_back):
+            await p.close()

@@ -95,6 +95,41 @@ async def test_a_waiting_table_nobody_fills_expires_and_leaves_the_lobby(
         await watcher.close()
 
 
+async def test_a_courtyard_waiting_again_for_a_player_expires_as_a_waiting_table_does(
+    pair: list[Server],
+) -> None:
+    """PROTOCOL §2d: after a game, a seat nobody came for leaves the courtyard waiting for
+    a join; three staying at it do not keep it for ever."""
+    async with httpx.AsyncClient(base_url=pair[0].url, timeout=30) as http:
+        a, b, c, d = [await register(http) for _ in range(4)]
+        made = await http.post("/api/tables", headers=a.headers, json={
+            "variant": "goat", "seats": 4, "options": {"teams": True}, "turn_seconds": 30,
+            "round_pause_seconds": 0, "rated": False, "courtyard": True})
+        assert made.status_code == 201, made.text
+        table_id = made.json()["id"]
+        for who in (b, c, d):
+            await join(http, table_id, who)
+        # (its wait as a new table is over: it plays)
+        await asyncio.sleep(WAIT_SECONDS + 2)
+        assert (await http.get(f"/api/tables/{table_id}")).json()["status"] == "playing"
+        # b leaves (resigns), nobody waits: the next game waits for a fourth
+        assert (await http.post(f"/api/tables/{table_id}/leave",
+                                headers=b.headers)).status_code == 200
+        async with httpx.AsyncClient(base_url=pair[1].url, timeout=30) as other:
+            waited = False
+            for _ in range(WAIT_SECONDS * 20 + 300):
+                shown = await other.get(f"/api/tables/{table_id}")
+                if shown.status_code == 404:
+                    break
+                table = shown.json()
+                if table["status"] == "waiting":
+                    assert table["games"] == 1 and len(
+                        [s for s in table["seats"] if s["player"] is not None]) == 3
+                    waited = True
+                await asyncio.sleep(0.1)
+            assert waited and shown.status_code == 404, "the courtyard waits for ever"
+
+
 async def test_the_lobby_lists_a_bounded_number_newest_waiting_first(pair: list[Server]) -> None:
     async with httpx.AsyncClient(base_url=pair[0].url, timeout=30) as http:
         owners = [await register(http) for _ in range(4)]

@@ -11,9 +11,13 @@ from dataclasses import replace
 
 import pytest
 
+from app.config import settings
+from app.live.hub import Hub
 from app.live.store import LiveStore, connect
+from app.services.fanout.notices import PlayerNotices
 from app.services.play import moves
 from app.services.tables import courtyard, lobby
+from app.services.tables.bot_seats import wake_at
 from app.services.tables.lobby import Deal, Terms, seating
 from app.services.tables.next_game import next_game, start_next
 from app.services.tables.queue_absence import absent
@@ -109,6 +113,44 @@ def test_who_is_away_too_long_leaves_the_courtyard() -> None:
     assert absent(PEOPLE[3].id)(waiting) is REMOVE
 
 
+def test_who_queues_while_a_seat_of_the_next_game_is_free_takes_it() -> None:
+    ended = applied(_four(), lobby.departure(PEOPLE[1]))  # p2 leaves, nobody waits
+    came = applied(ended, courtyard.queue_in(E))
+    yard = came.courtyard
+    assert yard is not None and yard.next == (PEOPLE[0], E, PEOPLE[2], PEOPLE[3])
+    assert yard.queue == () and courtyard.coming_in(came) == [E]
+    events = came.log[-1].events
+    assert [ev["type"] for ev in events] == ["queue", "courtyard"]
+    assert events[0]["type"] == "queue" and events[0]["position"] == 0
+    assert events[1]["type"] == "courtyard" and events[1]["coming"] == [E.name]
+    # and the next game starts with him, not waiting for a player
+    started = applied(replace(came, courtyard=replace(yard, written=True)),
+                      next_game("game-1", NOW + 60_000, DEAL), now=NOW + 60_000)
+    assert started.status == "playing" and started.seats == yard.next
+
+
+def test_a_courtyard_waiting_again_for_a_player_goes_when_a_new_table_would() -> None:
+    ended = applied(_four(), lobby.departure(PEOPLE[1]))  # p2 leaves, nobody waits
+    assert ended.courtyard is not None and ended.courtyard.next == (
+        PEOPLE[0], None, PEOPLE[2], PEOPLE[3])
+    at = NOW + 60_000
+    waiting = applied(replace(ended, courtyard=replace(ended.courtyard, written=True)),
+                      next_game("game-1", at, DEAL), now=at)
+    until = at + int(settings.waiting_table_seconds * 1000)
+    assert waiting.status == "waiting" and waiting.deadline == until
+    assert wake_at(waiting, None, at) == until  # the clock looks at it then
+    # a change while it waits (p3 gives his seat up) keeps its wait as it was
+    fewer = applied(waiting, lobby.departure(PEOPLE[2]), now=at + 1000)
+    assert fewer.deadline == until and wake_at(fewer, None, at + 1000) == until
+    assert moves.timeout(until - 1, deal=DEAL)(fewer) is None
+    assert moves.timeout(until, deal=DEAL)(fewer) is REMOVE
+    # filled again, it plays, and its clock is the turn's
+    full = applied(fewer, seating(lambda _s: E, 1, DEAL), now=at + 2000)
+    full = applied(full, seating(lambda _s: F, 2, DEAL), now=at + 2000)
+    assert full.status == "playing" and full.deadline != until
+    assert moves.timeout(until, deal=DEAL)(full) is not REMOVE
+
+
 @pytest.fixture
 async def stores(redis_url: str, redis_prefix: str) -> AsyncIterator[list[LiveStore]]:
     prefix = f"{redis_prefix}_cy_{secrets.token_hex(3)}"
@@ -146,3 +188,31 @@ async def test_the_next_game_starts_once_however_many_processes_try(
     assert table.courtyard.queue == (PEOPLE[0], PEOPLE[2])
     # the round archive is the new game's alone: the last game's went with its start
     assert await store.archived_rounds(table_id) == []
+
+
+async def test_who_takes_a_place_given_up_between_games_is_told_until_he_leaves_it(
+    stores: list[LiveStore],
+) -> None:
+    store = stores[0]
+    notices = PlayerNotices(store, Hub(store))
+    made = await lobby.create_table(store, PEOPLE[0], replace(YARD, round_pause_seconds=60))
+    table_id = str(made["id"])
+    for seat in (1, 2, 3):
+        await lobby.join(store, PEOPLE[seat], table_id, seat)
+    for who in (E, F):
+        await courtyard.join_queue(store, who, table_id)
+    await moves.resign(store, PEOPLE[0].id, table_id)  # p1+p3 give way to e and f
+    # e gives his place up: the first waiting (p1) takes it, and is told
+    gave_up = await courtyard.leave_queue(stores[1], E, table_id)
+    await courtyard.tell_rotated(notices, gave_up)
+    told = {"type": "courtyard.seated", "table_id": table_id, "game": 2}
+    assert await notices.pending(PEOPLE[0].id) == [told]
+    assert await notices.pending(E.id) == []
+    # p1 gives it up in turn: p3, waiting, takes it and is told; p1's notice is over, and
+    # f, who comes in too, is not told again
+    await notices.seen(F.id, table_id)
+    await courtyard.tell_rotated(notices, await courtyard.leave_queue(store, PEOPLE[0],
+                                                                      table_id))
+    assert await notices.pending(PEOPLE[2].id) == [told]
+    assert await notices.pending(PEOPLE[0].id) == []
+    assert await notices.pending(F.id) == []

@@ -4,6 +4,9 @@ The live write that ends a game also puts its table in the store's "finished, no
 written" set. This writer stores the record (`write_result`, idempotent on the game id)
 and only then takes the table out of the set; a failure leaves it there for the next
 sweep, and a restarted process picks up whatever is left.
+
+A courtyard's game goes on (PROTOCOL §2d): those its end brought in for the next game are
+told first (a kept notice), and the next game may start once this one is written.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from app.db.session import Database
 from app.engine import game_from_dict
 from app.live.store import LiveStore
 from app.services.durable.results import FinishedGame, write_result
+from app.services.tables.courtyard import Teller, tell_seated
 from app.services.tables.fairness import pays_ratings, with_reason
 from app.services.tables.next_game import start_next
 from app.services.tables.transact import FINISHED_KEEP_SECONDS, full_game_dict, load
@@ -32,9 +36,11 @@ def _when(ms: int | None) -> datetime | None:
 
 
 class Finisher:
-    def __init__(self, store: LiveStore, db: Database) -> None:
+    def __init__(self, store: LiveStore, db: Database, notices: Teller | None = None) -> None:
         self.store = store
         self.db = db
+        # who comes in for a courtyard's next game is told (None: nobody is, in some tests)
+        self.notices = notices
         self._tasks: set[asyncio.Task[bool]] = set()
         self._next_try: dict[str, float] = {}
 
@@ -58,6 +64,8 @@ class Finisher:
                 log.error("unwritten table %s has no finished game; dropping it", table_id)
                 await self.store.redis.srem(self.store.keys.unwritten, table_id)
                 return False
+            if self.notices is not None:  # every game's end, at least once (a courtyard's)
+                await tell_seated(self.notices, table)
             seats = [who for who in table.seats if who is not None]
             if len(seats) != table.players:
                 raise ValueError(f"finished table {table_id} has an empty seat")

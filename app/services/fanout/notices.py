@@ -1,7 +1,8 @@
 """Messages for players rather than tables (`seek.matched`, `seek.ended`,
-`tournament.pairing`, and PROTOCOL §2c's `friend.update`, `challenge.*`, `block.update`):
-what a player must be told of a table waiting for him is kept as state, not only sent
-(friends, blocks and challenges are rows of their own, read again by the pages).
+`tournament.pairing`, `courtyard.seated`, and PROTOCOL §2c's `friend.update`,
+`challenge.*`, `block.update`): what a player must be told of a table waiting for him is
+kept as state, not only sent (friends, blocks and challenges are rows of their own, read
+again by the pages).
 
 A notice is kept in the store, in its player's hash of pending notices (one entry a notice,
 named by `notice_key`), in the same step as it is told on the channel every process reads
@@ -9,7 +10,8 @@ named by `notice_key`), in the same step as it is told on the channel every proc
 again on every `hello`, `lobby.subscribe` and `tournament.subscribe`, so a dead process, a
 lost pub/sub message or a reconnect at the wrong moment never leaves a player untold. A
 notice of a table is done with once the player subscribes to that table (his client went
-there) or the table is over; the others, and any the player never acts on, expire.
+there) or the table is over (a courtyard's, for him: once he is not among its four,
+PROTOCOL §2d); the others, and any the player never acts on, expire.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing_extensions import TypeIs
 
 from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
+from app.services.tables.courtyard import sits_there
 from app.services.tables.transact import load
 from app.wire.messages import KeptNotice, Notice, PlayerNotice, Resubscribed, ServerMessage
 from app.wire.notes import PLAYER_NOTES, resubscribed
@@ -38,7 +41,7 @@ class Recipient(Protocol):
     def offer(self, message: ServerMessage) -> None: ...
 
 
-KEPT = ("seek.matched", "seek.ended", "tournament.pairing")
+KEPT = ("seek.matched", "seek.ended", "tournament.pairing", "courtyard.seated")
 
 
 def kept(message: Notice) -> TypeIs[KeptNotice]:
@@ -109,7 +112,11 @@ class PlayerNotices:
         over: list[str] = []
         for key, text in kept.items():
             message: KeptNotice = orjson.loads(text)
-            if message["type"] != "seek.ended":
+            if message["type"] == "courtyard.seated":
+                if not sits_there(await load(self.store, message["table_id"]), player_id):
+                    over.append(str(key))
+                    continue
+            elif message["type"] != "seek.ended":
                 table = await load(self.store, message["table_id"])
                 if table is not None and table.status == "finished":
                     over.append(str(key))

@@ -21,7 +21,7 @@ from app.services.tables.bot_seats import hand_over, is_bot, reclaimed
 from app.services.tables.deal import Deal
 from app.services.tables.events import ClockEvent
 from app.services.tables.fairness import unrate_for_takeover
-from app.services.tables.next_game import next_game
+from app.services.tables.next_game import lapsed, next_game
 from app.services.tables.table import ClockRule, Remove, Step, Table
 from app.services.tables.transact import (
     Change,
@@ -174,12 +174,15 @@ def timeout(now: int, forgiven: Outage | None = None, deal: Deal | None = None) 
     `forgiven` (the store's last outage: a write that landed late, or a clock this process
     had not restarted yet) gets a whole turn again, not a timeout. At a courtyard table
     whose game is over, the next one starts at the pause's end, dealt from `deal`, once
-    the game that ended is written (PROTOCOL §2d)."""
+    the game that ended is written (PROTOCOL §2d), and one waiting for a player since goes
+    once its wait is over."""
 
     def apply(table: Table) -> Step | Remove | None:
         if table.status == "finished" and table.courtyard is not None \
                 and table.game_id is not None and deal is not None:
             return next_game(table.game_id, now, deal)(table)
+        if table.status == "waiting":
+            return lapsed(now)(table)
         if table.status != "playing":
             return None
         if table.deadline is not None and table.deadline > now:

@@ -51,6 +51,8 @@ def wake_at(table: Table, game: Game | None, now: int) -> int | None:
     the moment it should move (the bot then plays well inside that deadline)."""
     if table.status == "finished" and table.courtyard is not None:
         return table.next_round_at  # a courtyard's next game (PROTOCOL §2d)
+    if table.status == "waiting" and table.courtyard is not None:
+        return table.deadline  # a courtyard waiting again for a player goes then
     if table.status != "playing":
         return None
     if table.next_round_at is not None:  # nobody moves before the next round's deal

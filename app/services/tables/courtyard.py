@@ -10,18 +10,23 @@ A rated courtyard table holds the rated seat (PROTOCOL §2g) of everyone at it: 
 waiting or coming in. A player takes it when he joins the queue (refused while he sits at
 another rated table) and has it for as long as he waits and plays there; it is free
 again once he has left the queue and sits no more (`Table.holds`).
+
+A waiting player who comes in for the next game is told so as state: a kept notice,
+`courtyard.seated` (app.services.fanout.notices), sent again at every hello until he is at
+the table (`tell_seated`, after every change that decides the next four).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import replace
+from typing import Protocol
 
 from app.live.store import LiveStore
 from app.services.tables import seated
 from app.services.tables.caps import RatedSeats
 from app.services.tables.events import QueueEvent, TableEvent
-from app.services.tables.rotation import without
+from app.services.tables.rotation import refilled, without
 from app.services.tables.table import Person, Remove, Step, Table
 from app.services.tables.transact import (
     Change,
@@ -31,6 +36,7 @@ from app.services.tables.transact import (
     now_ms,
     transact,
 )
+from app.wire.courtyard import CourtyardSeated
 
 
 def _round(table: Table) -> int:
@@ -69,10 +75,13 @@ def queue_in(person: Person, apart: Collection[int] = ()) -> Command:
             raise ServiceError("bad_request", "courtyard_queue_full", 409, n=yard.waiting_max)
         queue = (*yard.queue, person)
         gone = tuple(p for p in yard.gone if p != person.id)
+        # between two games, a seat of the next one nobody came for is his at once
+        table, rotated = refilled(
+            replace(table, courtyard=replace(yard, queue=queue, gone=gone)), _round(table))
         event: QueueEvent = {"type": "queue", "round": _round(table), "player": person.name,
-                             "joined": True, "position": len(queue)}
-        return Step(replace(table, courtyard=replace(yard, queue=queue, gone=gone)), [event],
-                    clock="keep")
+                             "joined": True, "position": _place(table, person.id)}
+        events: list[TableEvent] = [event] if rotated is None else [event, rotated]
+        return Step(table, events, clock="keep")
 
     return apply
 
@@ -98,7 +107,8 @@ def queue_out(player: Person) -> Callable[[Table], Step]:
 
 async def join_queue(store: LiveStore, person: Person, table_id: str,
                      apart: Collection[int] = ()) -> tuple[int, Change]:
-    """Apply `queue_in`; his place in the queue (1: first) and the change. At a rated table
+    """Apply `queue_in`; his place in the queue (1: first; 0: a seat of the next game was
+    free, he sits it) and the change. At a rated table
     his rated seat is taken first (and given back if he does not get in)."""
     table = await loaded(store, table_id)
     rated = RatedSeats(store) if table.rated and not table.holds(person.id) else None
@@ -110,9 +120,18 @@ async def join_queue(store: LiveStore, person: Person, table_id: str,
         if rated is not None and not (await loaded(store, table_id)).holds(person.id):
             await rated.give_up(person.id, table_id)
         raise
-    assert change is not None and change.table.courtyard is not None
+    assert change is not None
     await seated.note(store, [person], table_id, now_ms())
-    return len(change.table.courtyard.queue), change
+    return _place(change.table, person.id), change
+
+
+def _place(table: Table, player_id: int) -> int:
+    """His place in the courtyard's queue (1: first); 0 among the next game's four."""
+    yard = table.courtyard
+    assert yard is not None
+    if yard.coming(player_id):
+        return 0
+    return 1 + [who.id for who in yard.queue].index(player_id)
 
 
 async def leave_queue(store: LiveStore, player: Person, table_id: str) -> Change:
@@ -138,3 +157,54 @@ def withdrawal(player: Person, resigns: Command) -> Command:
         return queue_out(player)(table)
 
     return apply
+
+
+def coming_in(table: Table) -> list[Person]:
+    """Who sits down at a courtyard's next game, decided by the last one's end, and did not
+    sit that one: the waiting who come in (each sat down, `since`, at the next game)."""
+    yard = table.courtyard
+    if yard is None or yard.next is None or table.status != "finished":
+        return []
+    return [who for seat, who in enumerate(yard.next)
+            if who is not None and yard.since[seat] == yard.games + 1]
+
+
+def sits_there(table: Table | None, player_id: int) -> bool:
+    """Whether `player_id` sits a courtyard's game: the next one, once the last has decided
+    it, else the one being played (or waited for)."""
+    if table is None or table.courtyard is None or not table.holds(player_id):
+        return False
+    people = table.seats if table.courtyard.next is None else table.courtyard.next
+    return any(who is not None and who.id == player_id for who in people)
+
+
+class Teller(Protocol):
+    """Keeps a notice for players and sends it to their sockets on every process
+    (app.services.fanout.notices.PlayerNotices)."""
+
+    async def tell(self, player_ids: list[int], message: CourtyardSeated) -> None: ...
+
+
+async def tell_seated(notices: Teller, table: Table,
+                      names: Collection[str] | None = None) -> None:
+    """Tell those coming in for a courtyard's next game (`coming_in`; those of `names`
+    only, when given) that their table is ready: kept until each is at it. Telling again
+    is harmless (the same notice)."""
+    people = [who for who in coming_in(table) if names is None or who.name in names]
+    if people:
+        assert table.courtyard is not None
+        await notices.tell([who.id for who in people], {
+            "type": "courtyard.seated", "table_id": table.id, "game": table.courtyard.games + 1})
+
+
+async def tell_rotated(notices: Teller, change: Change | None) -> None:
+    """`tell_seated` after a change that decided a courtyard's next four anew (its
+    `courtyard` event): between two games one of them gave his place up, or a seat nobody
+    came for was free, and the first waiting took it. A game's end is told by the results
+    writer, which every game's end reaches (a leave that ends one tells it here too)."""
+    if change is None or not change.written or not change.table.log:
+        return
+    coming = [name for event in change.table.log[-1].events if event["type"] == "courtyard"
+              for name in event["coming"]]
+    if coming:  # (those it brought in, not the others again)
+        await tell_seated(notices, change.table, coming)

@@ -5,6 +5,11 @@ The write that ends a game decides the next one's four (app.services.tables.rota
 the database: the results writer, once it has written it, and the clock, at the pause's end,
 both try `next_game`, by compare-and-set on the ended game's id, so it starts once whoever
 gets there (and the finished game is never overwritten before it is written).
+
+A next game that waits for a player (a seat nobody came for) waits as long as a new table
+may (`waiting_table_seconds`, app.services.tables.caps): its `deadline` says until when,
+and the clock then removes it (`lapsed`), as the caps' sweep removes a new table nobody
+filled. Without it a courtyard whose people stay at it, fewer than four, would wait forever.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+from app.config import settings
 from app.live.store import LiveStore
 from app.services.tables.deal import Deal, begin
 from app.services.tables.table import REMOVE, Remove, Step, Table
@@ -26,6 +32,7 @@ def next_game(game_id: str, now: int, deal: Deal, written: bool = False) -> Comm
     (`written`: the results writer says so, which is kept). A seat nobody came for leaves
     the table waiting for a player to join; nobody at all, and the table goes. Nothing for
     any other table, or once the next game has started."""
+    waits_until = now + int(settings.waiting_table_seconds * 1000)
 
     def apply(table: Table) -> Step | Remove | None:
         yard = table.courtyard
@@ -48,10 +55,23 @@ def next_game(game_id: str, now: int, deal: Deal, written: bool = False) -> Comm
                         started_at=None, finished_at=None, rematch=None, unrated_reason=None,
                         next_round_at=None, deadline=None, stand_ins=(), moved=None,
                         reserve_ms=None, status="waiting")
-        if len(people) < table.players:
-            return Step(table, [])
+        if len(people) < table.players:  # it waits for a player, not for ever
+            return Step(replace(table, deadline=waits_until), [])
         # every reserve whole again: nothing of the last game's clock is carried over
         return replace(begin(table, deal), clock="restart")
+
+    return apply
+
+
+def lapsed(now: int) -> Command:
+    """A courtyard waiting again for a player after a game goes once its wait is over (its
+    `deadline`, set by `next_game`); nothing before, or at any other table."""
+
+    def apply(table: Table) -> Remove | None:
+        if table.courtyard is None or table.status != "waiting" or table.deadline is None \
+                or table.deadline > now:
+            return None
+        return REMOVE
 
     return apply
 

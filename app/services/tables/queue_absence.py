@@ -23,7 +23,7 @@ from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.tables import seated
 from app.services.tables.caps import SOCKETS, PlayerCaps
-from app.services.tables.courtyard import queue_out
+from app.services.tables.courtyard import Teller, queue_out, tell_rotated
 from app.services.tables.events import QueueEvent
 from app.services.tables.lobby import departure
 from app.services.tables.table import Remove, Step, Table
@@ -67,9 +67,10 @@ def absent(player_id: int) -> Command:
 
 
 class QueueAbsence:
-    def __init__(self, store: LiveStore, caps: PlayerCaps) -> None:
+    def __init__(self, store: LiveStore, caps: PlayerCaps, notices: Teller) -> None:
         self.store = store
         self.caps = caps
+        self.notices = notices  # who takes a place given up among the next four is told
         self._claim = register(store.redis, "claim")
         self._task: asyncio.Task[None] | None = None
 
@@ -106,6 +107,7 @@ class QueueAbsence:
                     if error.code != "not_found":
                         continue  # busy: it comes back after the lease
                     change = None
+                await tell_rotated(self.notices, change)
                 if change is not None and change.written:
                     dropped += 1
                     log.info("player %s left the queue of %s: away too long", player, table_id)

@@ -63,6 +63,17 @@ def without(table: Table, player_id: int, round_: int
     return _decided(table, replace(yard, queue=queue), turned, round_)
 
 
+def refilled(table: Table, round_: int) -> tuple[Table, CourtyardEvent | None]:
+    """Between two games, the seats of the next game nobody holds taken by the first
+    waiting; the event when the next four changed."""
+    yard = table.courtyard
+    assert yard is not None
+    if yard.next is None or None not in yard.next or not yard.queue:
+        return table, None
+    return _decided(table, yard, fill(yard.next, yard.queue, yard.since, yard.games + 1),
+                    round_)
+
+
 def courtyard_view(yard: Courtyard) -> CourtyardView:
     """A courtyard's queue, games and next four, as its `table` and its views show them."""
     return {"queue": [who.name for who in yard.queue], "waiting_max": yard.waiting_max,

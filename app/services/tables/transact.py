@@ -358,6 +358,8 @@ def seal(current: Table, step: Step, now: int) -> Sealed:
         next_round_at = deadline = now + pause * 1000
     elif status == "playing":
         deadline = turn_deadline(table, turn, now)
+    elif status == "waiting" and yard is not None:
+        deadline = table.deadline  # a courtyard waiting again: when it goes (next_game)
     version = current.version + 1
     # The log's older entries were serialised by the changes that made them: between two
     # moves of a table they have left the caches, and serialising them again was half the

@@ -285,6 +285,9 @@ export function renderLobby(root) {
     root.querySelector(".lobby-tables").prepend(ready);
     const onReady = (msg) => replace(ready, tableReady(msg.table_id));
     offs.push(socket.on("seek.matched", onReady), socket.on("tournament.pairing", onReady));
+    // a courtyard's turn come (PROTOCOL §2d): its own words
+    offs.push(socket.on("courtyard.seated", (msg) => replace(ready, tableReady(msg.table_id,
+      t("courtyard.seated")))));
     offs.push(socket.onOpen(() => socket.send({ type: "lobby.subscribe" })));
   } else {
     // Spectators may not subscribe to the lobby; refresh it now and then instead.

@@ -35,9 +35,9 @@ export function merged(tour, update) {
 }
 
 /** "Your table is ready", with the way to it. */
-export function tableReady(tableId) {
+export function tableReady(tableId, text = t("notices.table_ready")) {
   return h("p", { class: "table-ready", role: "status", "data-testid": "table-ready" },
-    `${t("notices.table_ready")} · `, h("a", { href: `#/table/${encodeURIComponent(tableId)}` }, t("notices.go")));
+    `${text} · `, h("a", { href: `#/table/${encodeURIComponent(tableId)}` }, t("notices.go")));
 }
 
 const replayLink = (gameId, label) => gameId
