@@ -40,10 +40,8 @@ def _listen(host: str, port: int) -> socket.socket:
 
 async def _prepare(settings: Settings) -> None:
     """Everything a server needs before it serves: the schema, and the live store if shared."""
-    import redis.asyncio as aioredis
-
     from app.db.session import migrate
-    from app.live.store import LiveStore
+    from app.live.store import LiveStore, connect
     from app.services.runtime import unpersisted_refusal
 
     try:
@@ -51,14 +49,18 @@ async def _prepare(settings: Settings) -> None:
     except Exception as error:
         raise StartError(f"the database {_safe_url(settings.database_url)}", error) from error
     if settings.redis_url:
-        store = LiveStore(aioredis.Redis.from_url(settings.redis_url), settings.redis_prefix)
+        store = None
         try:
+            # Inside: a URL that names no Redis (or no cluster node) is said as such too.
+            store = LiveStore(connect(settings.redis_url, timeout=settings.redis_timeout_seconds),
+                              settings.redis_prefix)
             await store.redis.ping()
             refusal = await unpersisted_refusal(settings, store)
         except Exception as error:
             raise StartError(f"Redis at {_safe_url(settings.redis_url)}", error) from error
         finally:
-            await store.close()
+            if store is not None:
+                await store.close()
         if refusal is not None:
             raise StartError(f"Redis at {_safe_url(settings.redis_url)}", ValueError(refusal))
 

@@ -22,13 +22,15 @@ class Housekeeping(StoreBase):
         return sorted(str(x) for x in await self.redis.smembers(self.keys.unwritten))
 
     async def mark_written(self, table_id: str, keep_seconds: int) -> None:
-        """The game is in the database: forget it here, keep the table readable a while."""
+        """The game is in the database: forget it here, keep the table readable a while.
+        The table's keys first (one slot), then the set (its own slot on a cluster): a
+        failure between leaves the game to be written again, which changes nothing."""
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.srem(self.keys.unwritten, table_id)
             pipe.expire(self.keys.table(table_id), keep_seconds)
             pipe.expire(self.keys.rounds(table_id), keep_seconds)
             pipe.expire(self.keys.listeners(table_id), keep_seconds)
             await pipe.execute()
+        await self.redis.srem(self.keys.unwritten, table_id)
 
     async def due_snapshots(self, limit: int = 50) -> list[str]:
         """Takes up to `limit` tables due a copy in the database (the caller makes it, or
