@@ -39,8 +39,10 @@ class Keys:
         return self._of_table("listeners", table_id)
 
     def process_channel(self, process: str) -> str:
-        """Pub/sub channel of one process (its writer prefix): moves relayed to it."""
-        return f"{self.prefix}:process:{process}"
+        """Pub/sub channel of one process (its writer prefix): moves relayed to it. A shard
+        channel (SPUBLISH), so the count of its subscribers that a publish answers is the
+        whole count on a cluster too: 0 says the process is gone."""
+        return f"{self.prefix}:process:{{{process}}}"
 
     def presence(self, table_id: str) -> str:
         """Hash "{process}:{seat}" -> expiry ms: which seats have a live socket somewhere."""
@@ -102,13 +104,14 @@ class Keys:
 
     def table_channel(self, table_id: str) -> str:
         """A table's channel: a shard channel (SPUBLISH, SSUBSCRIBE) in the table's slot, so
-        a cluster carries it on the table's shard only. Every other channel is an ordinary
-        one, which a cluster carries to every node."""
+        a cluster carries it on the table's shard only. The channels without a hash tag are
+        ordinary ones, which a cluster carries to every node."""
         return self._of_table("ch:table", table_id)
 
     def sharded(self, channel: str) -> bool:
-        """Whether `channel` is a shard channel (a table's)."""
-        return channel.startswith(f"{self.prefix}:ch:table:")
+        """Whether `channel` is a shard channel: it carries a hash tag (a table's, a
+        process's)."""
+        return "{" in channel[len(self.prefix):]
 
     @property
     def lobby_channel(self) -> str:
