@@ -77,8 +77,9 @@ def _safe_url(url: str) -> str:
 
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return url.split("@")[-1]
+    except Exception:  # not a URL SQLAlchemy reads (a cluster's list of nodes)
+        scheme, sep, rest = url.partition("://")
+        return f"{scheme}{sep}{rest.rsplit('@', 1)[-1]}"
 
 
 def _settings() -> Settings:

@@ -127,6 +127,11 @@ def test_a_taken_port_ends_the_start_at_once_with_one_line(tmp_path: Path) -> No
          "cannot use the database postgresql+asyncpg://domino:***@127.0.0.1:1/domino"),
         ("DOMINO_REDIS_URL", "redis://:hunter2@127.0.0.1:1/0",
          "cannot use Redis at redis://:***@127.0.0.1:1/0"),
+        # a Redis Cluster none of whose nodes answers, and a cluster URL that names no node
+        ("DOMINO_REDIS_URL", "redis+cluster://:hunter2@127.0.0.1:1,127.0.0.1:2",
+         "cannot use Redis at redis+cluster://"),
+        ("DOMINO_REDIS_URL", "redis+cluster://:hunter2@127.0.0.1:port",
+         "cannot use Redis at redis+cluster://"),
         ("DOMINO_MODE", "production", "bad configuration: DOMINO_SECRET_KEY must be set"),
     ],
 )
