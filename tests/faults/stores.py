@@ -18,7 +18,7 @@ from typing import Any
 
 import asyncpg
 
-from tests.servers import PG_ADMIN_DSN, free_port
+from tests.servers import PG_ADMIN_DSN, clear_redis_prefix, free_port
 
 
 class PrivateRedis:
@@ -68,6 +68,27 @@ class PrivateRedis:
         """Everything the store holds is lost at once."""
         subprocess.run(["redis-cli", "-p", str(self.port), "flushall"], check=True,
                        capture_output=True)
+
+
+class ClusterPart:
+    """The keys of one prefix on a shared Redis Cluster (`make cluster`), standing in for a
+    private Redis where a test only needs the store to lose everything: `flush` deletes
+    every key of `prefix` on every master. The cluster itself is never stopped."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.prefix = ""
+
+    def start(self) -> None:
+        pass
+
+    def flush(self) -> None:
+        assert self.prefix, "the prefix to lose"
+        clear_redis_prefix(self.url, self.prefix)
+
+    def kill(self) -> None:
+        if self.prefix:
+            clear_redis_prefix(self.url, self.prefix)
 
 
 def _pg_bin(name: str) -> str:
