@@ -9,7 +9,7 @@ any of whose nodes tells the client the rest.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 import redis.asyncio as aioredis
@@ -19,7 +19,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.live.pool import BlockingPool
+from app.live.pool import BlockingPool, use_connection_class
 
 # How long a command may wait for Redis's answer before Redis counts as away (the default
 # of DOMINO_REDIS_TIMEOUT_SECONDS).
@@ -41,6 +41,32 @@ def outage(error: BaseException) -> bool:
 
 
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
+
+
+class _ClosedIsConnectionError:
+    """A write to a connection that was closed meanwhile (as a failed master's are) is the
+    ConnectionError it is, which the cluster client retries on the new map of slots;
+    redis-py 8.1 lets asyncio's own AttributeError or TypeError out (redis/redis-py#4287)."""
+
+    _writer: Any
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        try:
+            await super().send_packed_command(command, check_health)  # type: ignore[misc]
+        except (AttributeError, TypeError) as error:
+            if self._writer is not None and "NoneType" not in str(error):
+                raise  # not a closed connection's
+            await self.disconnect(nowait=True)  # type: ignore[attr-defined]
+            raise RedisConnectionError(f"the connection was closed while written to: "
+                                       f"{error!r}") from error
+
+
+class ClusterConnection(_ClosedIsConnectionError, aioredis.Connection):
+    pass
+
+
+class ClusterSSLConnection(_ClosedIsConnectionError, aioredis.SSLConnection):
+    pass
 
 
 @dataclass(frozen=True)
@@ -93,8 +119,10 @@ def connect_cluster(
     each node, commands sent to the node of their keys' slot (following a moved slot and a
     failover), the same timeouts and retries as for one Redis."""
     address = cluster_address(redis_url)
-    return RedisCluster(
-        startup_nodes=[ClusterNode(host, port) for host, port in address.nodes],
+    connection_class = ClusterSSLConnection if address.tls else ClusterConnection
+    client = RedisCluster(
+        startup_nodes=[ClusterNode(host, port, connection_class=connection_class)
+                       for host, port in address.nodes],
         username=address.username,
         password=address.password,
         ssl=address.tls,
@@ -105,6 +133,8 @@ def connect_cluster(
         retry=retry_policy(),
         retry_on_error=[RedisConnectionError],
     )
+    use_connection_class(client, connection_class)
+    return client
 
 
 def connect(

@@ -10,6 +10,7 @@ import glob
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -89,6 +90,89 @@ class ClusterPart:
     def kill(self) -> None:
         if self.prefix:
             clear_redis_prefix(self.url, self.prefix)
+
+
+class PrivateCluster:
+    """A Redis Cluster of our own: three masters, a replica of each (AOF on, a 2 s node
+    timeout, any replica may take over), on free ports under `directory`, to kill a master
+    of."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.ports = [_free_pair() for _ in range(6)]
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports[:3])
+
+    def cli(self, port: int, *args: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(port), *args], capture_output=True,
+                              text=True, timeout=30).stdout
+
+    def start(self) -> None:
+        for port in self.ports:
+            folder = self.directory / f"node-{port}"
+            folder.mkdir()
+            self.processes[port] = subprocess.Popen(
+                ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                 "--dir", str(folder), "--cluster-enabled", "yes",
+                 "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000",
+                 "--cluster-replica-validity-factor", "0", "--appendonly", "yes",
+                 "--appendfsync", "always", "--save", ""],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        for port in self.ports:
+            while self.cli(port, "ping").strip() != "PONG":
+                assert time.monotonic() < deadline, "a cluster node did not start"
+                time.sleep(0.05)
+        subprocess.run(["redis-cli", "--cluster", "create",
+                        *(f"127.0.0.1:{p}" for p in self.ports), "--cluster-replicas", "1",
+                        "--cluster-yes"], check=True, capture_output=True, timeout=60)
+        deadline = time.monotonic() + 30
+        while not all("cluster_state:ok" in self.cli(p, "cluster", "info") for p in self.ports):
+            assert time.monotonic() < deadline, "the cluster did not come up"
+            time.sleep(0.1)
+
+    def master_of(self, key: str) -> int:
+        """The port of the master that holds `key`'s slot."""
+        alive = next(p for p in self.ports if self.processes[p].poll() is None)
+        slot = int(self.cli(alive, "cluster", "keyslot", key))
+        for line in self.cli(alive, "cluster", "nodes").splitlines():
+            fields = line.split()
+            if "master" in fields[2] and "fail" not in fields[2]:
+                for part in fields[8:]:
+                    low, _, high = part.partition("-")
+                    if low.isdigit() and int(low) <= slot <= int(high or low):
+                        return int(fields[1].split(":")[1].split("@")[0])
+        raise AssertionError(f"no master holds slot {slot}")
+
+    def replica_caught_up(self, master: int) -> bool:
+        """Whether the master's replica has everything the master has written."""
+        info = dict(line.split(":", 1) for line in self.cli(master, "info", "replication")
+                    .splitlines() if ":" in line)
+        offset = info.get("master_repl_offset")
+        return info.get("connected_slaves") == "1" and f"offset={offset}," in \
+            info.get("slave0", "")
+
+    def kill(self, port: int) -> None:
+        self.processes[port].kill()
+        self.processes[port].wait()
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            process.kill()
+            process.wait()
+
+
+def _free_pair() -> int:
+    """A free port whose cluster bus port (10000 above it) is free too."""
+    while True:
+        port = free_port()
+        if port + 10000 < 65536:
+            with contextlib.suppress(OSError), socket.socket() as s:
+                s.bind(("127.0.0.1", port + 10000))
+                return port
 
 
 def _pg_bin(name: str) -> str:
