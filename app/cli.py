@@ -322,10 +322,8 @@ def _cancel_tournament(args: argparse.Namespace) -> int:
         finally:
             await db.dispose()
         if settings.redis_url:
-            import redis.asyncio as aioredis
-
-            from app.live.store import dumps
-            client = aioredis.Redis.from_url(settings.redis_url)
+            from app.live.store import connect, dumps
+            client = connect(settings.redis_url)  # one Redis or a cluster
             try:
                 await client.publish(f"{settings.redis_prefix}:ch:tournaments",
                                      dumps({"tournament_id": args.tournament_id}))
