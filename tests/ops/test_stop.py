@@ -27,6 +27,7 @@ import pytest
 
 from app.config import Settings
 from app.db.session import Database, migrate
+from app.live.keys import Keys
 from app.services.runtime import LiveTables
 from tests.e2e.client import Player
 from tests.e2e.game import seat_players
@@ -213,7 +214,7 @@ async def test_sigterm_tells_every_socket_to_reconnect_and_releases_presence(
         import redis.asyncio as aioredis
 
         client = aioredis.Redis.from_url(redis_url, decode_responses=True)
-        presence_key = f"{prefix}:presence:{seated.table_id}"
+        presence_key = Keys(prefix).presence(seated.table_id)
         assert len(await client.hgetall(presence_key)) == 4
 
         took = _stop(server)
