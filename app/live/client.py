@@ -16,6 +16,12 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.exceptions import (
+    ClusterDownError,
+    RedisClusterException,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -36,8 +42,40 @@ def retry_policy() -> Retry:
 
 def outage(error: BaseException) -> bool:
     """Whether `error` says the store cannot be reached or did not answer in time (rather
-    than that it refused this one command)."""
-    return isinstance(error, (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError))
+    than that it refused this one command); on a cluster also that it is failing over or
+    moving a slot (CLUSTERDOWN, TRYAGAIN)."""
+    return isinstance(error, (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError,
+                              ClusterDownError, TryAgainError))
+
+
+class ClusterUnreachable(RedisConnectionError):
+    """No node of the cluster could be reached, or none holds a key's slot now: an outage,
+    as a refused connection to one Redis is."""
+
+
+def _unreachable(error: RedisClusterException) -> bool:
+    return isinstance(error, SlotNotCoveredError) or "cannot be connected" in str(error)
+
+
+class Cluster(RedisCluster):
+    """redis-py's cluster client, whose "cannot reach the cluster" is a ConnectionError (a
+    RedisError) like one Redis's; redis-py raises RedisClusterException, which is none."""
+
+    async def initialize(self, *args: Any, **kwargs: Any) -> RedisCluster:
+        try:
+            return await super().initialize(*args, **kwargs)
+        except RedisClusterException as error:
+            if not _unreachable(error):
+                raise
+            raise ClusterUnreachable(str(error)) from error
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().execute_command(*args, **kwargs)
+        except RedisClusterException as error:
+            if not _unreachable(error):
+                raise
+            raise ClusterUnreachable(str(error)) from error
 
 
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
@@ -120,7 +158,7 @@ def connect_cluster(
     failover), the same timeouts and retries as for one Redis."""
     address = cluster_address(redis_url)
     connection_class = ClusterSSLConnection if address.tls else ClusterConnection
-    client = RedisCluster(
+    client = Cluster(
         startup_nodes=[ClusterNode(host, port, connection_class=connection_class)
                        for host, port in address.nodes],
         username=address.username,

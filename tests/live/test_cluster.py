@@ -10,9 +10,11 @@ import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
+from redis.exceptions import RedisError
 
-from app.live.client import cluster_address, clustered_url
+from app.live.client import cluster_address, clustered_url, outage
 from app.live.store import LiveStore, Write, connect, dumps
+from tests.servers import free_port
 
 # How a three-master cluster made by `redis-cli --cluster create` splits the 16384 slots.
 THREE_MASTERS = [(0, 5460), (5461, 10922), (10923, 16383)]
@@ -28,6 +30,21 @@ def test_a_cluster_url_names_its_nodes_and_a_bad_one_says_why() -> None:
     for bad in ("redis+cluster://", "redis+cluster://h:port", "redis+cluster://:7000"):
         with pytest.raises(ValueError):
             cluster_address(bad)
+
+
+async def test_a_cluster_none_of_whose_nodes_answers_is_an_outage_like_one_redis() -> None:
+    """What the callers catch (a RedisError that counts as an outage: moves answered
+    `unavailable`, clocks waiting), not redis-py's RedisClusterException, which is none."""
+    store = LiveStore(connect(f"redis+cluster://127.0.0.1:{free_port()}", timeout=0.5), "gone")
+    try:
+        for attempt in (lambda: store.load("t"), lambda: store.versions(["t", "u"]),
+                        lambda: store.write(Write("t", 0, dumps({}), 1))):
+            with pytest.raises(RedisError) as raised:
+                await attempt()
+            assert outage(raised.value), raised.value
+        assert await store.ping() is False
+    finally:
+        await store.close()
 
 
 @pytest.mark.cluster
