@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+from redis.crc import key_slot
 
 from tests.servers import PG_ADMIN_DSN, clear_redis_prefix, free_port
 
@@ -93,13 +94,16 @@ class ClusterPart:
 
 
 class PrivateCluster:
-    """A Redis Cluster of our own: three masters, a replica of each (AOF on, a 2 s node
-    timeout, any replica may take over), on free ports under `directory`, to kill a master
-    of."""
+    """A Redis Cluster of our own: three masters, a replica of each unless `replicas` is
+    False (AOF on, a node timeout of `node_timeout_ms`, any replica may take over), on free
+    ports under `directory`, to kill a master of (and start it again)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, replicas: bool = True,
+                 node_timeout_ms: int = 2000) -> None:
         self.directory = directory
-        self.ports = [_free_pair() for _ in range(6)]
+        self.replicas = replicas
+        self.node_timeout_ms = node_timeout_ms
+        self.ports = [_free_pair() for _ in range(6 if replicas else 3)]
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
 
     @property
@@ -112,39 +116,57 @@ class PrivateCluster:
 
     def start(self) -> None:
         for port in self.ports:
-            folder = self.directory / f"node-{port}"
-            folder.mkdir()
-            self.processes[port] = subprocess.Popen(
-                ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                 "--dir", str(folder), "--cluster-enabled", "yes",
-                 "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000",
-                 "--cluster-replica-validity-factor", "0", "--appendonly", "yes",
-                 "--appendfsync", "always", "--save", ""],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        for port in self.ports:
-            while self.cli(port, "ping").strip() != "PONG":
-                assert time.monotonic() < deadline, "a cluster node did not start"
-                time.sleep(0.05)
+            (self.directory / f"node-{port}").mkdir()
+            self.start_node(port)
         subprocess.run(["redis-cli", "--cluster", "create",
-                        *(f"127.0.0.1:{p}" for p in self.ports), "--cluster-replicas", "1",
-                        "--cluster-yes"], check=True, capture_output=True, timeout=60)
+                        *(f"127.0.0.1:{p}" for p in self.ports), "--cluster-replicas",
+                        "1" if self.replicas else "0", "--cluster-yes"],
+                       check=True, capture_output=True, timeout=60)
+        self.wait_ok()
+
+    def start_node(self, port: int) -> None:
+        """Start (or start again) the node of `port`, with its files as it left them."""
+        self.processes[port] = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+             "--dir", str(self.directory / f"node-{port}"), "--cluster-enabled", "yes",
+             "--cluster-config-file", "nodes.conf",
+             "--cluster-node-timeout", str(self.node_timeout_ms),
+             "--cluster-replica-validity-factor", "0", "--appendonly", "yes",
+             "--appendfsync", "always", "--save", ""],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while self.cli(port, "ping").strip() != "PONG":
+            assert time.monotonic() < deadline, "a cluster node did not start"
+            time.sleep(0.05)
+
+    def wait_ok(self) -> None:
         deadline = time.monotonic() + 30
-        while not all("cluster_state:ok" in self.cli(p, "cluster", "info") for p in self.ports):
+        alive = [p for p in self.ports if self.processes[p].poll() is None]
+        while not all("cluster_state:ok" in self.cli(p, "cluster", "info") for p in alive):
             assert time.monotonic() < deadline, "the cluster did not come up"
             time.sleep(0.1)
 
-    def master_of(self, key: str) -> int:
-        """The port of the master that holds `key`'s slot."""
+    def masters(self) -> dict[int, list[tuple[int, int]]]:
+        """Each master's port and the ranges of slots it holds, as a live node says."""
         alive = next(p for p in self.ports if self.processes[p].poll() is None)
-        slot = int(self.cli(alive, "cluster", "keyslot", key))
+        out: dict[int, list[tuple[int, int]]] = {}
         for line in self.cli(alive, "cluster", "nodes").splitlines():
             fields = line.split()
             if "master" in fields[2] and "fail" not in fields[2]:
+                port = int(fields[1].split(":")[1].split("@")[0])
+                out[port] = []
                 for part in fields[8:]:
                     low, _, high = part.partition("-")
-                    if low.isdigit() and int(low) <= slot <= int(high or low):
-                        return int(fields[1].split(":")[1].split("@")[0])
+                    if low.isdigit():
+                        out[port].append((int(low), int(high or low)))
+        return out
+
+    def master_of(self, key: str) -> int:
+        """The port of the master that holds `key`'s slot."""
+        slot = key_slot(key.encode())
+        for port, ranges in self.masters().items():
+            if any(low <= slot <= high for low, high in ranges):
+                return port
         raise AssertionError(f"no master holds slot {slot}")
 
     def replica_caught_up(self, master: int) -> bool:

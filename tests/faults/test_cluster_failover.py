@@ -1,11 +1,14 @@
 """A master of the live store's Redis Cluster killed mid-game: its replica takes over, and
-the game goes on where it was. Moves sent meanwhile are answered `unavailable` (or wait)
-and taken once the replica is master; none is lost or made twice, and every player sees
-every move, also those of the other process.
+the game goes on where it was; and a master of the shared sets away while a table is
+written: the table is written, and the sets are kept by the next sweep.
+
+The first: moves sent meanwhile are answered `unavailable` (or wait) and taken once the
+replica is master; none is lost or made twice, and every player sees every move, also
+those of the other process.
 
 The replica must have what the master acknowledged: Redis replicates after answering, so a
 master killed within that moment loses its last writes (as a Redis's AOF loses its last
-second: the database copy of each round bounds it, README "Operations"). The test kills the
+second: the database copy of each round bounds it; README, "Beyond one Redis"). The test kills the
 master once its replica has caught up.
 """
 
@@ -13,10 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import time
 from pathlib import Path
 
+import pytest
+from redis.crc import key_slot
+from redis.exceptions import RedisError
+
 from app.live.keys import Keys
+from app.live.store import LiveStore, Write, connect, dumps
 from tests.e2e.client import Message
 from tests.e2e.game import seat_players
 from tests.faults.games import fault_env, played_fairly_to_the_end
@@ -84,4 +93,45 @@ async def test_a_master_killed_mid_game_hands_over_to_its_replica_and_loses_no_m
             for output in (first.output(), second.output()):
                 assert "Traceback" not in output
     finally:
+        cluster.stop()
+
+
+async def test_sets_a_write_could_not_keep_while_their_master_was_away_are_kept_later(
+    tmp_path: Path,
+) -> None:
+    # No replica and a long node timeout: the cluster stays up for the other slots.
+    cluster = PrivateCluster(tmp_path, replicas=False, node_timeout_ms=60_000)
+    cluster.start()
+    store = LiveStore(connect(cluster.url, timeout=1.0), f"kept_{secrets.token_hex(3)}")
+    try:
+        keys = store.keys
+        away = cluster.master_of(keys.deadlines)
+        slots = cluster.masters()[away]
+        table_id = next(t for t in (secrets.token_hex(8) for _ in range(1000))
+                        if not any(lo <= key_slot(keys.table(t).encode()) <= hi
+                                   for lo, hi in slots))
+        assert await store.write(Write(table_id, 0, dumps({"id": table_id}), 1)) == 1
+        cluster.kill(away)
+        # The table's own shard takes the move; the deadline's shard is away.
+        done = await store.write(Write(table_id, 1, dumps({"id": table_id, "n": 2}), 1,
+                                       deadline_ms=10**13, snapshot=True))
+        assert done == 2
+        current = await store.load(table_id)
+        assert current is not None and current.state["n"] == 2
+        with pytest.raises(RedisError):  # still away: the sweep keeps them for later
+            await store.keep_sets()
+        cluster.start_node(away)
+        cluster.wait_ok()
+        assert await store.deadline_of(table_id) is None  # never reached its shard
+        for _ in range(50):
+            try:
+                await store.keep_sets()
+                break
+            except RedisError:
+                await asyncio.sleep(0.2)
+        assert await store.deadline_of(table_id) == 10**13
+        assert table_id in await store.due_snapshots()
+        await store.keep_sets()  # nothing left to keep
+    finally:
+        await store.close()
         cluster.stop()
