@@ -16,7 +16,11 @@ kept by a second call right after it (`Sets`), the charge taken by a call before
 second call that fails (its shard is away) is kept and made again by the clock's next sweep
 (`keep_sets`); until then a turn's deadline may be late, never early, and the sets are
 idempotent, so one made twice or out of order does no harm (a claimed deadline whose turn is
-not over comes back, a finished table's is dropped: app.services.play.moves.expire).
+not over comes back, a finished table's is dropped: app.services.play.moves.expire). A
+process that dies between the two calls (microseconds) leaves them unmade, and the table's
+next write makes them again; but a game may have no next write, so the write that ends one
+puts its table in the unwritten set before the script too (the results writer drops a table
+there whose game is not over: a write that lost its compare-and-set).
 
 A lost table is put back by `restore` (only where it does not exist), at a version past
 any it had.
@@ -205,6 +209,8 @@ class Writes(StoreBase):
         keys = self._table_keys(table_id)
         if together:
             keys += [k.index, k.deadlines, k.unwritten, k.retire, k.snapshot_due]
+        elif write.finished:  # its record must be written even if this process dies now
+            await self._keep([("SADD", k.unwritten, table_id)])
         try:
             result = await run_script(
                 self._write, self.runner,
