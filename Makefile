@@ -19,7 +19,7 @@ LOCK_FLAGS :=
 LOCK_ARGS := --generate-hashes --no-strip-markers --python-version 3.11 \
 	--python-platform x86_64-unknown-linux-gnu --custom-compile-command 'make lock'
 
-.PHONY: run test services browser nginx node lint lock
+.PHONY: run test services browser nginx node lint lock cluster test-cluster
 
 # --clear: the environment holds what the lock lists and nothing left from an older one.
 # Editable, so the server finds the top-level migrations/ beside the package.
@@ -58,6 +58,17 @@ services:
 	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
 	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && exit 0; sleep 1; done; echo "PostgreSQL or Redis did not come up" >&2; exit 1
+
+# A local Redis Cluster of three masters (ports 7101-7103), from Debian's redis, started and
+# joined once (.ci/redis-cluster does nothing to one that is up).
+CLUSTER_URL := redis+cluster://127.0.0.1:7101
+cluster:
+	@.ci/redis-cluster 7101 >/dev/null
+
+# The tests marked `cluster` (two processes: a whole game with its leak scan, seeks, an arena,
+# a killed process; the store's own) on one Redis and on the local cluster.
+test-cluster: $(STAMP) services cluster
+	DOMINO_TEST_REDIS_CLUSTER=$(CLUSTER_URL) $(VENV)/bin/python -m pytest -m cluster -k "not redis]" -p no:cacheprovider
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 browser:

@@ -40,10 +40,8 @@ def _listen(host: str, port: int) -> socket.socket:
 
 async def _prepare(settings: Settings) -> None:
     """Everything a server needs before it serves: the schema, and the live store if shared."""
-    import redis.asyncio as aioredis
-
     from app.db.session import migrate
-    from app.live.store import LiveStore
+    from app.live.store import LiveStore, connect
     from app.services.runtime import unpersisted_refusal
 
     try:
@@ -51,14 +49,18 @@ async def _prepare(settings: Settings) -> None:
     except Exception as error:
         raise StartError(f"the database {_safe_url(settings.database_url)}", error) from error
     if settings.redis_url:
-        store = LiveStore(aioredis.Redis.from_url(settings.redis_url), settings.redis_prefix)
+        store = None
         try:
+            # Inside: a URL that names no Redis (or no cluster node) is said as such too.
+            store = LiveStore(connect(settings.redis_url, timeout=settings.redis_timeout_seconds),
+                              settings.redis_prefix)
             await store.redis.ping()
             refusal = await unpersisted_refusal(settings, store)
         except Exception as error:
             raise StartError(f"Redis at {_safe_url(settings.redis_url)}", error) from error
         finally:
-            await store.close()
+            if store is not None:
+                await store.close()
         if refusal is not None:
             raise StartError(f"Redis at {_safe_url(settings.redis_url)}", ValueError(refusal))
 
@@ -75,8 +77,9 @@ def _safe_url(url: str) -> str:
 
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return url.split("@")[-1]
+    except Exception:  # not a URL SQLAlchemy reads (a cluster's list of nodes)
+        scheme, sep, rest = url.partition("://")
+        return f"{scheme}{sep}{rest.rsplit('@', 1)[-1]}"
 
 
 def _settings() -> Settings:
@@ -319,10 +322,8 @@ def _cancel_tournament(args: argparse.Namespace) -> int:
         finally:
             await db.dispose()
         if settings.redis_url:
-            import redis.asyncio as aioredis
-
-            from app.live.store import dumps
-            client = aioredis.Redis.from_url(settings.redis_url)
+            from app.live.store import connect, dumps
+            client = connect(settings.redis_url)  # one Redis or a cluster
             try:
                 await client.publish(f"{settings.redis_prefix}:ch:tournaments",
                                      dumps({"tournament_id": args.tournament_id}))

@@ -27,6 +27,8 @@ has ended, comparing the first and the last.
 `--source DIR` runs the server from another checkout (e.g. the code before a change).
 `--lobby N` adds N sockets that only watch the lobby (`lobby.subscribe`) and prints the
 lobby frames they received per second.
+`--redis redis+cluster://host:port` runs on a Redis Cluster (`make cluster`) and prints each
+master's commands and CPU per move and its share of them.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import httpx
 import orjson
@@ -64,6 +66,7 @@ from tests.servers import (  # noqa: E402
     free_port,
     pg_admin,
     run_server,
+    sync_redis,
 )
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -85,20 +88,37 @@ def rss_bytes(pid: int) -> int:
 
 
 def redis_counters(url: str) -> dict[str, float]:
-    """Redis's own counters now (none without a URL)."""
+    """Redis's own counters now (none without a URL). On a Redis Cluster the masters' sums,
+    and each master's as "SHARD host:port NAME"."""
     if not url:
         return {}
     import redis
 
-    client = redis.Redis.from_url(url)
+    from app.live.client import clustered_url
+
+    client = sync_redis(url)
     try:
-        stats, cpu = client.info("stats"), client.info("cpu")
+        if clustered_url(url):
+            nodes = [(node.name, redis.Redis(host=node.host, port=int(node.port)))
+                     for node in cast(redis.RedisCluster, client).get_primaries()]
+        else:
+            nodes = [("", client)]
+        out: dict[str, float] = {}
+        for name, node in nodes:
+            stats, cpu = node.info("stats"), node.info("cpu")
+            mine = {"commands": stats["total_commands_processed"],
+                    "bytes_in": stats["total_net_input_bytes"],
+                    "bytes_out": stats["total_net_output_bytes"],
+                    "cpu": cpu["used_cpu_sys"] + cpu["used_cpu_user"]}
+            for key, value in mine.items():
+                out[key] = out.get(key, 0) + value
+                if name:
+                    out[f"SHARD {name} {key}"] = value
+            if name:
+                node.close()
+        return out
     finally:
         client.close()
-    return {"commands": stats["total_commands_processed"],
-            "bytes_in": stats["total_net_input_bytes"],
-            "bytes_out": stats["total_net_output_bytes"],
-            "cpu": cpu["used_cpu_sys"] + cpu["used_cpu_user"]}
 
 
 # -- the bots ------------------------------------------------------------------------
@@ -383,6 +403,13 @@ class Result:
             print(f"  Redis per move: {r['commands'] / s.moves:.1f} commands, "
                   f"{r['bytes_in'] / s.moves:.0f} bytes in, {r['bytes_out'] / s.moves:.0f} "
                   f"bytes out, {1e6 * r['cpu'] / s.moves:.0f} us CPU")
+            shards = sorted({k.split()[1] for k in r if k.startswith("SHARD ")})
+            for shard in shards:  # a cluster's masters: each one's part of the work
+                commands, cpu = r[f"SHARD {shard} commands"], r[f"SHARD {shard} cpu"]
+                print(f"    shard {shard}: {commands / s.moves:.2f} commands and "
+                      f"{1e6 * cpu / s.moves:.0f} us CPU a move, "
+                      f"{100 * commands / max(r['commands'], 1):.0f} % of the commands, "
+                      f"{100 * cpu / max(r['cpu'], 1e-9):.0f} % of the CPU")
         if s.lobby_frames:
             print(f"  lobby frames received by the lobby's watchers: "
                   f"{s.lobby_frames / self.elapsed:.0f}/s")

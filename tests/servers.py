@@ -11,12 +11,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import asyncpg
 import httpx
 import redis
 from prometheus_client.parser import text_string_to_metric_families
+from redis.cluster import ClusterNode
 
+from app.live.client import cluster_address, clustered_url
 from tests.warm import Forked, fork_server
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,9 +41,19 @@ def database_url(name: str) -> str:
     return f"{base}/{name}"
 
 
+def sync_redis(redis_url: str) -> redis.Redis:
+    """A blocking client of `redis_url`: one Redis, or a Redis Cluster's
+    (`redis+cluster://`, whose SCAN goes over every master)."""
+    if clustered_url(redis_url):
+        nodes = cluster_address(redis_url).nodes
+        return cast(redis.Redis, redis.RedisCluster(
+            startup_nodes=[ClusterNode(host, port) for host, port in nodes]))
+    return redis.Redis.from_url(redis_url)
+
+
 def clear_redis_prefix(redis_url: str, prefix: str) -> None:
     """Delete every key under `prefix`: leave a shared Redis as we found it."""
-    client = redis.Redis.from_url(redis_url)
+    client = sync_redis(redis_url)
     for key in client.scan_iter(match=f"{prefix}*"):
         client.delete(key)
     client.close()

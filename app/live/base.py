@@ -24,8 +24,11 @@ class StoreBase:
     # Every write id of this process starts with this, so its own announcements are known
     # as such when they come back.
     writer_prefix: str
-    # The move path's shared connection (app.live.multiplex); None for the in-process store.
+    # The move path's shared connection (app.live.multiplex); None for the in-process store
+    # and on a cluster.
     _lane: Multiplexed | None
+    # Whether the store is a Redis Cluster (a script may touch one slot only).
+    clustered: bool
 
     @property
     def runner(self) -> aioredis.Redis | Multiplexed:

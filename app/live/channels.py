@@ -5,7 +5,8 @@ dict, a logger lookup and an awaited metrics hook each); at saturation every pro
 serves a table receives every change of it, so that was a tenth of a move's cost per
 process. Here one task reads the connection's socket into hiredis and hands each reply,
 `[kind, channel, data]`, to `on_reply` (2 us a message). Commands (SUBSCRIBE, UNSUBSCRIBE,
-PING) are written to the same socket; their confirmations come back as replies too.
+PING; SSUBSCRIBE and SUNSUBSCRIBE for a shard channel, a table's) are written to the same
+socket; their confirmations come back as replies too.
 
 The connection is redis-py's (its URL, password and TLS settings), opened by the reader;
 when it breaks or goes silent (a PING after `HEALTH_SECONDS` of quiet that gets no answer
@@ -15,6 +16,9 @@ Whatever was published meanwhile is lost to this process, so the wait for the PO
 long: a Redis that is only slow (or a process starved of CPU for a moment) keeps its
 subscription; a Redis that froze keeps it too, and what it publishes when it comes back
 still arrives.
+
+On a Redis Cluster a shard channel is read from the node that holds its slot: one such
+connection per node (app.live.shards).
 
 The embedded store (fakeredis) has no socket: `PubSubChannels` reads it through redis-py's
 PubSub, with the same interface.
@@ -40,6 +44,8 @@ log = logging.getLogger(__name__)
 
 # A reply: kind (b"message", b"subscribe", ...), channel, data.
 OnReply = Callable[[bytes, bytes, Any], None]
+# Whether a channel is a shard channel (SSUBSCRIBE): app.live.keys.Keys.sharded.
+Sharded = Callable[[str], bool]
 # How long the connection may be quiet before it is asked whether it is still there.
 HEALTH_SECONDS = 5.0
 # How long a PING may go unanswered before the connection counts as dead.
@@ -49,17 +55,28 @@ READ_BYTES = 1 << 16
 
 
 class Channels:
-    def __init__(self, pool: aioredis.ConnectionPool, *, timeout: float, on_reply: OnReply,
-                 wanted: Callable[[], Iterable[str]]) -> None:
-        self._kwargs = {**pool.connection_kwargs, "socket_timeout": None,
+    def __init__(self, connection_class: type[Any], connection_kwargs: dict[str, Any], *,
+                 timeout: float, on_reply: OnReply, wanted: Callable[[], Iterable[str]],
+                 sharded: Sharded, on_lost: Callable[[], None] | None = None) -> None:
+        """A connection made by `connection_class(**connection_kwargs)` (a pool's or a
+        cluster node's); `on_lost` is called whenever it is lost (before it reconnects)."""
+        self._kwargs = {**connection_kwargs, "socket_timeout": None,
                         "health_check_interval": 0, "decode_responses": False}
         self._kwargs.pop("retry", None)
-        self._connection_class = pool.connection_class
+        self._connection_class = connection_class
         self._timeout = timeout
         self._on_reply = on_reply
         self._wanted = wanted
+        self._sharded = sharded
+        self._on_lost = on_lost
         self._connection: Any = None
         self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def of_pool(cls, pool: aioredis.ConnectionPool, *, timeout: float, on_reply: OnReply,
+                wanted: Callable[[], Iterable[str]], sharded: Sharded) -> Channels:
+        return cls(pool.connection_class, pool.connection_kwargs, timeout=timeout,
+                   on_reply=on_reply, wanted=wanted, sharded=sharded)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="live-channels")
@@ -74,10 +91,10 @@ class Channels:
     def subscribe(self, channel: str) -> None:
         """Ask for `channel` (its confirmation comes as a reply). Not connected: the reader
         subscribes to it, with every other wanted channel, once it is."""
-        self._send("SUBSCRIBE", channel)
+        self._send("SSUBSCRIBE" if self._sharded(channel) else "SUBSCRIBE", channel)
 
     def unsubscribe(self, channel: str) -> None:
-        self._send("UNSUBSCRIBE", channel)
+        self._send("SUNSUBSCRIBE" if self._sharded(channel) else "UNSUBSCRIBE", channel)
 
     def _send(self, *command: str) -> None:
         writer = None if self._connection is None else stream_writer(self._connection)
@@ -94,9 +111,15 @@ class Channels:
             try:
                 await asyncio.wait_for(connection.connect(), self._timeout)
                 self._connection = connection
-                channels = list(self._wanted())
-                if channels:
-                    self._send("SUBSCRIBE", *channels)
+                ordinary = []
+                for channel in self._wanted():
+                    if self._sharded(channel):
+                        # one at a time: a cluster refuses shard channels of two slots at once
+                        self._send("SSUBSCRIBE", channel)
+                    else:
+                        ordinary.append(channel)
+                if ordinary:
+                    self._send("SUBSCRIBE", *ordinary)
                 await self._read(connection)
             except asyncio.CancelledError:
                 raise
@@ -107,6 +130,8 @@ class Channels:
                 self._connection = None
                 with contextlib.suppress(Exception):
                     await connection.disconnect(nowait=True)
+            if self._on_lost is not None:
+                self._on_lost()
             await asyncio.sleep(RECONNECT_SECONDS)
 
     async def _read(self, connection: Any) -> None:
@@ -137,13 +162,14 @@ class Channels:
 class PubSubChannels:
     """`Channels` for a client without a socket (the embedded store): redis-py's PubSub."""
 
-    def __init__(self, client: aioredis.Redis, *, on_reply: OnReply) -> None:
+    def __init__(self, client: aioredis.Redis, *, on_reply: OnReply, sharded: Sharded) -> None:
         pool = client.connection_pool
         self._client = aioredis.Redis(connection_pool=aioredis.ConnectionPool(
             connection_class=pool.connection_class,
             **{**pool.connection_kwargs, "decode_responses": False}))
         self._pubsub = self._client.pubsub()
         self._on_reply = on_reply
+        self._sharded = sharded
         self._task: asyncio.Task[None] | None = None
         self._asking: set[asyncio.Task[None]] = set()
 
@@ -160,10 +186,12 @@ class PubSubChannels:
             await self._client.aclose(close_connection_pool=True)
 
     def subscribe(self, channel: str) -> None:
-        self._ask(self._pubsub.subscribe(channel))
+        self._ask(self._pubsub.ssubscribe(channel) if self._sharded(channel)
+                  else self._pubsub.subscribe(channel))
 
     def unsubscribe(self, channel: str) -> None:
-        self._ask(self._pubsub.unsubscribe(channel))
+        self._ask(self._pubsub.sunsubscribe(channel) if self._sharded(channel)
+                  else self._pubsub.unsubscribe(channel))
 
     def _ask(self, command: Awaitable[Any]) -> None:
         async def run() -> None:

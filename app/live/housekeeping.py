@@ -23,16 +23,16 @@ class Housekeeping(StoreBase):
 
     async def mark_written(self, table_id: str, keep_seconds: int | None) -> None:
         """The game is in the database: forget it here, keep the table readable a while
-        (None: the table goes on, as a courtyard's does, and is kept)."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.srem(self.keys.unwritten, table_id)
-            if keep_seconds is None:
+        (None: the table goes on, as a courtyard's does, and is kept). The table's keys
+        first (one slot), then the set (its own slot on a cluster): a failure between
+        leaves the game to be written again, which changes nothing."""
+        if keep_seconds is not None:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.expire(self.keys.table(table_id), keep_seconds)
+                pipe.expire(self.keys.rounds(table_id), keep_seconds)
+                pipe.expire(self.keys.listeners(table_id), keep_seconds)
                 await pipe.execute()
-                return
-            pipe.expire(self.keys.table(table_id), keep_seconds)
-            pipe.expire(self.keys.rounds(table_id), keep_seconds)
-            pipe.expire(self.keys.listeners(table_id), keep_seconds)
-            await pipe.execute()
+        await self.redis.srem(self.keys.unwritten, table_id)
 
     async def due_snapshots(self, limit: int = 50) -> list[str]:
         """Takes up to `limit` tables due a copy in the database (the caller makes it, or

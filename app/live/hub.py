@@ -127,7 +127,7 @@ class Hub:
             return
         handler, reader = route
         payload: object
-        if kind == b"message":
+        if kind in (b"message", b"smessage"):
             if isinstance(data, str):
                 data = data.encode()
             change = announced(data) if isinstance(data, bytes) else None
@@ -151,7 +151,7 @@ class Hub:
                     log.warning("a message of no known shape on %s was dropped", channel)
                     return
                 payload = read
-        elif kind == b"subscribe":
+        elif kind in (b"subscribe", b"ssubscribe"):
             waiter = self._waiting.pop(channel, None)
             if waiter is not None:
                 if not waiter.done():

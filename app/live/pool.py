@@ -19,7 +19,10 @@ upgrade of redis-py that changes it fails there, not in production):
   pool's own way only;
 - a connected connection's `_reader` and `_writer`: the asyncio streams of its socket (None
   once it is disconnected), read and written directly where redis-py's own per-command
-  reply handling and drain would cost more than the work.
+  reply handling and drain would cost more than the work;
+- a cluster client's `connection_kwargs` and its `nodes_manager.connection_kwargs`: what
+  every node it finds is made with, its `connection_class` among them (which the client's
+  constructor does not take).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import asyncio
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
 
 
@@ -72,3 +76,9 @@ class BlockingPool(aioredis.BlockingConnectionPool):
             await self.release(connection)
             raise
         return connection
+
+
+def use_connection_class(client: RedisCluster, connection_class: type[Any]) -> None:
+    """Every node the cluster client finds from now on connects with `connection_class`."""
+    client.connection_kwargs["connection_class"] = connection_class
+    client.nodes_manager.connection_kwargs["connection_class"] = connection_class

@@ -38,9 +38,6 @@ class Presence(StoreBase):
     _presence: AsyncScript
     _spectators: AsyncScript
 
-    def _watchers_key(self, table_id: str) -> str:
-        return f"{self.keys.presence(table_id)}:watchers"
-
     async def load_with_presence(
         self, table_id: str, now_ms: int
     ) -> tuple[Versioned | None, set[int]]:
@@ -56,7 +53,7 @@ class Presence(StoreBase):
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hmget(self.keys.table(table_id), ["version", "data"])
             pipe.hgetall(self.keys.presence(table_id))
-            pipe.hgetall(self._watchers_key(table_id))
+            pipe.hgetall(self.keys.watchers(table_id))
             row, presence, watchers = await pipe.execute()
         current = versioned(row)
         if current is None:
@@ -88,7 +85,7 @@ class Presence(StoreBase):
         self, table_id: str, process_id: str, count: int, expires_ms: int, keep_seconds: int
     ) -> None:
         """How many spectators' sockets this process has on the table (0: none)."""
-        key = self._watchers_key(table_id)
+        key = self.keys.watchers(table_id)
         async with self.redis.pipeline(transaction=True) as pipe:
             if count:
                 pipe.hset(key, process_id, f"{expires_ms}:{count}")
@@ -104,7 +101,7 @@ class Presence(StoreBase):
         """Store this process's count of spectators' sockets at the table (0: none), and
         announce the total over every process, which is returned; one round trip."""
         return int(await run_script(
-            self._spectators, self.runner, [self._watchers_key(table_id)],
+            self._spectators, self.runner, [self.keys.watchers(table_id)],
             [process_id, f"{expires_ms}:{count}" if count else "", keep_seconds, now_ms,
              self.keys.table_channel(table_id), table_id],
         ))
@@ -113,4 +110,4 @@ class Presence(StoreBase):
         return live_seats(await self.redis.hgetall(self.keys.presence(table_id)), now_ms)
 
     async def publish_table(self, table_id: str, message: TableNote) -> None:
-        await self.command("PUBLISH", self.keys.table_channel(table_id), dumps(message))
+        await self.command("SPUBLISH", self.keys.table_channel(table_id), dumps(message))

@@ -21,7 +21,11 @@ after a lost reply recognises itself instead of reporting a conflict; the id nam
 process, which shows its own writes at once (`announcer`) and ignores their echo.
 
 The embedded default (no DOMINO_REDIS_URL) is fakeredis' asyncio client with Lua (lupa):
-the very same code and scripts, in one process.
+the very same code and scripts, in one process. On a Redis Cluster (a `redis+cluster://`
+URL) the same code runs on redis-py's cluster client: every key and channel of a table
+shares its hash tag (app.live.keys), the sets every table shares are kept by a call of
+their own after the table's script (app.live.writes), and the table channels are read on
+each master (app.live.shards).
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from __future__ import annotations
 import itertools
 import secrets
 from collections.abc import Callable, Iterable
+from typing import cast
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 
 from app.live.announce import (
     WRITER_PREFIX_BYTES,
@@ -42,7 +48,14 @@ from app.live.announce import (
 )
 from app.live.base import dumps
 from app.live.channels import Channels, OnReply, PubSubChannels
-from app.live.client import TIMEOUT_SECONDS, connect, networked, outage, retry_policy
+from app.live.client import (
+    TIMEOUT_SECONDS,
+    clustered,
+    connect,
+    networked,
+    outage,
+    retry_policy,
+)
 from app.live.deadlines import Deadlines
 from app.live.housekeeping import Housekeeping
 from app.live.keys import Keys
@@ -51,7 +64,8 @@ from app.live.outage import Outage, Outages
 from app.live.presence import Presence
 from app.live.reads import Reads, Versioned
 from app.live.scripts import register
-from app.live.writes import Write, Writes, Written
+from app.live.shards import ShardedChannels
+from app.live.writes import SetCommand, Write, Writes, Written
 
 __all__ = [
     "TIMEOUT_SECONDS", "WRITER_PREFIX_BYTES", "Announced", "Announcement", "Announcer",
@@ -80,21 +94,30 @@ class LiveStore(Writes, Reads, Presence, Deadlines, Housekeeping, Outages):
         self._restore = register(client, "restore")
         self._listen = register(client, "listen")
         self._spectators = register(client, "spectators")
+        self._rate_take = register(client, "rate_take")
+        self.clustered = clustered(client)
+        self._unkept: list[SetCommand] = []
         # The move path's writes share one connection (see app.live.multiplex); the
-        # in-process store has no connections to share.
-        pool = client.connection_pool
-        self.timeout = float(pool.connection_kwargs.get("socket_timeout") or TIMEOUT_SECONDS)
-        self._lane = (Multiplexed(pool, timeout=self.timeout, retry=retry_policy())
+        # in-process store has no connections to share, a cluster's client one pool a node.
+        kwargs = (cast(RedisCluster, client).connection_kwargs if self.clustered
+                  else client.connection_pool.connection_kwargs)
+        self.timeout = float(kwargs.get("socket_timeout") or TIMEOUT_SECONDS)
+        self._lane = (Multiplexed(client.connection_pool, timeout=self.timeout,
+                                  retry=retry_policy())
                       if networked(client) else None)
 
     def channels(self, on_reply: OnReply, wanted: Callable[[], Iterable[str]]
-                 ) -> Channels | PubSubChannels:
+                 ) -> Channels | PubSubChannels | ShardedChannels:
         """This process's subscription connection (see app.live.channels): its own socket
-        to Redis, or redis-py's PubSub for the in-process store."""
+        to Redis, one to each master of a cluster, or redis-py's PubSub for the in-process
+        store."""
+        if self.clustered:
+            return ShardedChannels(cast(RedisCluster, self.redis), timeout=self.timeout,
+                                   on_reply=on_reply, wanted=wanted, sharded=self.keys.sharded)
         if self._lane is None:
-            return PubSubChannels(self.redis, on_reply=on_reply)
-        return Channels(self.redis.connection_pool, timeout=self.timeout, on_reply=on_reply,
-                        wanted=wanted)
+            return PubSubChannels(self.redis, on_reply=on_reply, sharded=self.keys.sharded)
+        return Channels.of_pool(self.redis.connection_pool, timeout=self.timeout,
+                                on_reply=on_reply, wanted=wanted, sharded=self.keys.sharded)
 
     async def ping(self) -> bool:
         try:
@@ -113,6 +136,12 @@ class LiveStore(Writes, Reads, Presence, Deadlines, Housekeeping, Outages):
         await self.redis.aclose()
 
     async def persistent(self) -> bool:
-        """Whether Redis writes every change to its append-only file (survives a restart)."""
-        config = await self.redis.config_get("appendonly")
-        return str(config.get("appendonly", "no")).lower() == "yes"
+        """Whether Redis (every master of a cluster) writes every change to its append-only
+        file (survives a restart)."""
+        if self.clustered:  # every master
+            cluster = cast(RedisCluster, self.redis)
+            answers = [await cluster.config_get("appendonly", target_nodes=node)
+                       for node in cluster.get_primaries()]
+        else:
+            answers = [await self.redis.config_get("appendonly")]
+        return all(str(a.get("appendonly", "no")).lower() == "yes" for a in answers)

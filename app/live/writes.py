@@ -10,6 +10,18 @@ a change, no announcement is ever made for a write that did not happen, and no p
 to read the table back to show the change. Every write carries an id the script remembers,
 so a write retried after a lost reply recognises itself instead of reporting a conflict.
 
+On Redis Cluster a script may touch one slot only: the table's keys (hash tag `{table_id}`)
+are written by the script, and the sets every table shares (each on a slot of its own) are
+kept by a second call right after it (`Sets`), the charge taken by a call before it. A
+second call that fails (its shard is away) is kept and made again by the clock's next sweep
+(`keep_sets`); until then a turn's deadline may be late, never early, and the sets are
+idempotent, so one made twice or out of order does no harm (a claimed deadline whose turn is
+not over comes back, a finished table's is dropped: app.services.play.moves.expire). A
+process that dies between the two calls (microseconds) leaves them unmade, and the table's
+next write makes them again; but a game may have no next write, so the write that ends one
+puts its table in the unwritten set before the script too (the results writer drops a table
+there whose game is not over: a write that lost its compare-and-set).
+
 A lost table is put back by `restore` (only where it does not exist), at a version past
 any it had.
 """
@@ -17,6 +29,7 @@ any it had.
 from __future__ import annotations
 
 import itertools
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -26,10 +39,16 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.announce import Announcement
 from app.live.base import StoreBase, dumps
+from app.live.client import outage
 from app.live.ratelimit import Charge, Refused, Verdict
 from app.live.scripts import run_script
 from app.wire.bytes import change_header, write_argv
 from app.wire.messages import LobbyChange, LobbyGone, RemovedNote, TableInfo
+
+log = logging.getLogger(__name__)
+
+# One command on a set every table shares (ZADD, ZREM, SADD, SREM and its arguments).
+SetCommand = tuple[Any, ...]
 
 
 class WriteUnknown(RedisTimeoutError):
@@ -94,6 +113,50 @@ class Writes(StoreBase):
     _restore: AsyncScript
     _delete: AsyncScript
     _listen: AsyncScript
+    _rate_take: AsyncScript
+    # The shared sets' commands of cluster writes whose second call failed, oldest first.
+    _unkept: list[SetCommand]
+
+    def _table_keys(self, table_id: str) -> list[str]:
+        """The keys of a table that its scripts touch: its state, round archive, listeners."""
+        k = self.keys
+        return [k.table(table_id), k.rounds(table_id), k.listeners(table_id)]
+
+    async def _keep(self, commands: list[SetCommand]) -> None:
+        """In a cluster: the shared sets' side of a table's change, right after its script;
+        kept for the next sweep if their shards cannot be reached now."""
+        if not commands:
+            return
+        try:
+            await self._run_sets(commands)
+        except Exception as error:
+            if not outage(error):
+                raise
+            log.warning("the lobby's and the clock's sets could not be kept (%r); "
+                        "the next sweep keeps them", error)
+            self._unkept.extend(commands)
+
+    async def _run_sets(self, commands: list[SetCommand]) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command)
+            await pipe.execute()
+
+    async def keep_sets(self) -> None:
+        """Make the shared sets' commands that failed before (the clock's sweep calls it);
+        raises, keeping them, while their shards are still away."""
+        if self._unkept:
+            commands = list(self._unkept)
+            await self._run_sets(commands)
+            del self._unkept[:len(commands)]
+
+    async def _charged_alone(self, charge: Charge) -> None:
+        """A charge taken by its own call (in a cluster the buckets are not on the table's
+        slot): raises `Refused` when refused."""
+        allowed, wait = await run_script(self._rate_take, self.runner, charge.keys, charge.args)
+        charge.verdict = Verdict(bool(int(allowed)), int(wait))
+        if not charge.verdict.allowed:
+            raise Refused(charge.verdict.retry_ms)
 
     async def write(self, write: Write, charge: Charge | None = None) -> int | None:
         """`written`'s new version."""
@@ -112,6 +175,11 @@ class Writes(StoreBase):
         `expected` (a refused one raises `Refused` and writes nothing).
         """
         charged = charge is not None and charge.verdict is None and bool(charge.keys)
+        together = not self.clustered  # the shared sets and the charge in the script too
+        if charged and not together:
+            assert charge is not None
+            await self._charged_alone(charge)
+            charged = False
         bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
         k = self.keys
         table_id = write.table_id
@@ -133,6 +201,7 @@ class Writes(StoreBase):
             "snapshot": write.snapshot,
             "channel": k.table_channel(table_id),
             "lobby_channel": k.lobby_channel,
+            "globals": together,
         }
         if write.deadline_ms is not None:
             header["deadline"] = write.deadline_ms
@@ -142,11 +211,15 @@ class Writes(StoreBase):
             header["buckets"] = bucket_args
         if write.fresh_archive:
             header["fresh_archive"] = True
+        keys = self._table_keys(table_id)
+        if together:
+            keys += [k.index, k.deadlines, k.unwritten, k.retire, k.snapshot_due]
+        elif write.finished:  # its record must be written even if this process dies now
+            await self._keep([("SADD", k.unwritten, table_id)])
         try:
             result = await run_script(
                 self._write, self.runner,
-                [k.table(table_id), k.index, k.deadlines, k.unwritten, k.retire,
-                 k.rounds(table_id), k.snapshot_due, k.listeners(table_id), *bucket_keys],
+                [*keys, *bucket_keys],
                 write_argv(
                     header,
                     write.data,
@@ -162,6 +235,8 @@ class Writes(StoreBase):
             if charged:
                 assert charge is not None
                 charge.verdict = Verdict(True, 0)
+            if not together:
+                await self._keep(self._write_sets(write))
             return Written(int(result[0]), bool(int(result[1])))
         result = int(result)
         if result <= -2:
@@ -169,6 +244,24 @@ class Writes(StoreBase):
             charge.verdict = Verdict(False, -2 - result)
             raise Refused(-2 - result)
         return None
+
+    def _write_sets(self, write: Write) -> list[SetCommand]:
+        """What lua/write.lua does to the shared sets, as commands of their own."""
+        k, table_id = self.keys, write.table_id
+        commands: list[SetCommand] = []
+        if write.listed:
+            commands.append(("ZADD", k.index, "NX", write.created_ms, table_id))
+        if write.deadline_ms is not None:
+            commands.append(("ZADD", k.deadlines, write.deadline_ms, table_id))
+        else:
+            commands.append(("ZREM", k.deadlines, table_id))
+        if write.finished:
+            commands.append(("SADD", k.unwritten, table_id))
+        if write.retire_at_ms is not None:
+            commands.append(("ZADD", k.retire, write.retire_at_ms, table_id))
+        if write.snapshot:
+            commands.append(("SADD", k.snapshot_due, table_id))
+        return commands
 
     async def listen(self, table_id: str) -> None:
         """This process is subscribed to the table's channel (call it after subscribing and
@@ -205,9 +298,11 @@ class Writes(StoreBase):
         }
         if deadline_ms is not None:
             header["deadline"] = deadline_ms
+        keys = self._table_keys(table_id)
+        if not self.clustered:
+            keys += [k.index, k.deadlines, k.snapshot_due]
         done = await self._restore(
-            keys=[k.table(table_id), k.index, k.deadlines, k.snapshot_due, k.rounds(table_id),
-                  k.listeners(table_id)],
+            keys=keys,
             args=[
                 dumps(header),
                 data,
@@ -216,6 +311,13 @@ class Writes(StoreBase):
                 *(dumps(rd) for rd in rounds),
             ],
         )
+        if done and self.clustered:
+            commands: list[SetCommand] = [("SREM", k.snapshot_due, table_id)]
+            if lobby_entry is not None:
+                commands.append(("ZADD", k.index, "NX", created_ms, table_id))
+            if deadline_ms is not None:
+                commands.append(("ZADD", k.deadlines, deadline_ms, table_id))
+            await self._keep(commands)
         return bool(done)
 
     async def delete(self, table_id: str, expected: int, listed: bool = True) -> bool:
@@ -224,10 +326,14 @@ class Writes(StoreBase):
         k = self.keys
         removed: RemovedNote = {"kind": "removed", "table_id": table_id, "v": expected + 1}
         gone: LobbyGone = {"kind": "remove", "table_id": table_id, "v": expected + 1}
+        keys = self._table_keys(table_id)
+        if not self.clustered:
+            keys += [k.index, k.deadlines, k.retire]
         done = await self._delete(
-            keys=[k.table(table_id), k.index, k.deadlines, k.retire, k.rounds(table_id),
-                  k.listeners(table_id)],
+            keys=keys,
             args=[expected, table_id, k.table_channel(table_id), k.lobby_channel,
                   dumps(removed), dumps(gone) if listed else ""],
         )
+        if done and self.clustered:
+            await self._keep([("ZREM", key, table_id) for key in (k.index, k.deadlines, k.retire)])
         return bool(done)

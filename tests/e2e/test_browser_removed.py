@@ -12,6 +12,7 @@ import httpx
 import redis
 from playwright.sync_api import WebSocket, expect
 
+from app.live.keys import Keys
 from tests.e2e.browser import Tab
 from tests.servers import Server
 
@@ -48,7 +49,7 @@ def test_a_table_announced_gone_is_asked_for_again_before_it_is_shown_gone(
         # a race to put it back used to send).
         store = redis.Redis.from_url(redis_url)
         try:
-            store.publish(f"{redis_prefix}:ch:table:{table_id}",
+            store.spublish(Keys(redis_prefix).table_channel(table_id),
                           json.dumps({"kind": "removed", "table_id": table_id}))
         finally:
             store.close()

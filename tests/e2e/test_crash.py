@@ -29,6 +29,7 @@ def doomed_pair(
         yield pair
 
 
+@pytest.mark.cluster
 async def test_a_killed_process_loses_no_table_and_no_deadline(
     doomed_pair: tuple[Server, Server],
 ) -> None:

@@ -28,6 +28,7 @@ async def test_four_players_play_a_rated_goat_game(server: Server, fish_rule: st
     assert game.finals[0]["view"]["result"]["reason"] == "goat"
 
 
+@pytest.mark.cluster
 async def test_four_players_on_two_processes(server_pair: tuple[Server, Server]) -> None:
     game = await play_game(list(server_pair), options={"fish_rule": "one"}, seed=22)
     await check_finished_game(server_pair[1], game)
@@ -68,6 +69,7 @@ def _events(game, kind: str) -> list[dict]:
     ]
 
 
+@pytest.mark.cluster
 async def test_fives_on_two_processes(server_pair: tuple[Server, Server]) -> None:
     """RULES §4 end to end: a whole Fives game over websockets on two processes; points
     during play are announced, moves on the spinner's short sides are recorded with their

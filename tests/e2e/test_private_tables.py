@@ -8,6 +8,7 @@ import asyncio
 import httpx
 import redis.asyncio as aioredis
 
+from app.live.keys import Keys
 from tests.e2e.client import Player, register
 from tests.servers import Server
 
@@ -62,8 +63,8 @@ async def test_a_private_table_never_reaches_the_lobby_and_is_joined_by_its_link
             lambda m: m["type"] == "table.state" and m["view"]["status"] == "finished")
         client = aioredis.Redis.from_url(redis_url)
         try:
-            assert await client.zscore(f"{redis_prefix}_pair:retire", table_id) is None
-            assert await client.zscore(f"{redis_prefix}_pair:tables", table_id) is None
+            assert await client.zscore(Keys(f"{redis_prefix}_pair").retire, table_id) is None
+            assert await client.zscore(Keys(f"{redis_prefix}_pair").index, table_id) is None
         finally:
             await client.aclose()
         # a private table left empty before it began is gone without a word to the lobby

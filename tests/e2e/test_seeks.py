@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.e2e.client import Account, Player, register
 from tests.e2e.conftest import _env
@@ -20,6 +21,7 @@ async def _seek(http: httpx.AsyncClient, who: Account, **extra: Any) -> httpx.Re
     return await http.post("/api/seeks", headers=who.headers, json={**SEEK, **extra})
 
 
+@pytest.mark.cluster
 async def test_four_seeks_on_two_processes_make_exactly_one_table(
     server_pair: tuple[Server, Server],
 ) -> None:

@@ -5,9 +5,13 @@ cap on a player's open tournaments, and the list read page by page."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 
 import httpx
+import pytest
 
 from tests.e2e.client import Player, register
 from tests.e2e.test_tournaments import (
@@ -208,5 +212,34 @@ async def test_an_arena_never_seats_two_players_who_block_each_other(
         assert len(seated) >= 3, seated  # games were played all along ...
         assert {blocker.id, blocked.id} not in seated  # ... never by these two together
         assert all(other.id in s for s in seated)
+        for p in sockets:
+            await p.close()
+
+
+@pytest.mark.cluster
+async def test_an_operator_cancels_a_tournament_and_its_followers_are_told(
+    pair_env: tuple,
+) -> None:
+    """`domino cancel-tournament` on the live store the servers share (one Redis or a
+    cluster): the follower on either process is told."""
+    pg_url, redis_url, prefix, _log_dir = pair_env
+    with _pair(*pair_env) as servers:
+        accounts, sockets = await _accounts(servers, 2)
+        async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as http:
+            tournament_id = await _classic_swiss(http, "Cut short", 1, accounts)
+        follower = sockets[1]
+        await follower.request({"type": "tournament.subscribe", "tournament_id": tournament_id})
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINO_")}
+        env |= {"DOMINO_DATABASE_URL": pg_url, "DOMINO_REDIS_URL": redis_url,
+                "DOMINO_REDIS_PREFIX": prefix}
+        done = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "app.cli", "cancel-tournament",
+                             tournament_id], env=env, capture_output=True, text=True,
+            timeout=60)
+        assert done.returncode == 0, done.stderr
+        told = await follower.expect(
+            lambda m: m["type"] == "tournament.update"
+            and m["tournament"]["status"] == "cancelled", timeout=20)
+        assert told["tournament"]["id"] == tournament_id
         for p in sockets:
             await p.close()

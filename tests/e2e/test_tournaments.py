@@ -248,6 +248,7 @@ async def test_a_swiss_of_eight_at_four_seats_over_two_rounds_survives_a_restart
             assert ours["winner"] == body["winner"] and ours["player_count"] == 8
 
 
+@pytest.mark.cluster
 async def test_an_arena_plays_to_its_end_and_a_withdrawn_player_is_not_paired_again(
     pair_env: tuple[str, str, str, Path],
 ) -> None:

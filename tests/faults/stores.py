@@ -10,6 +10,7 @@ import glob
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -17,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+from redis.crc import key_slot
 
-from tests.servers import PG_ADMIN_DSN, free_port
+from tests.servers import PG_ADMIN_DSN, clear_redis_prefix, free_port
 
 
 class PrivateRedis:
@@ -68,6 +70,131 @@ class PrivateRedis:
         """Everything the store holds is lost at once."""
         subprocess.run(["redis-cli", "-p", str(self.port), "flushall"], check=True,
                        capture_output=True)
+
+
+class ClusterPart:
+    """The keys of one prefix on a shared Redis Cluster (`make cluster`), standing in for a
+    private Redis where a test only needs the store to lose everything: `flush` deletes
+    every key of `prefix` on every master. The cluster itself is never stopped."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.prefix = ""
+
+    def start(self) -> None:
+        pass
+
+    def flush(self) -> None:
+        assert self.prefix, "the prefix to lose"
+        clear_redis_prefix(self.url, self.prefix)
+
+    def kill(self) -> None:
+        if self.prefix:
+            clear_redis_prefix(self.url, self.prefix)
+
+
+class PrivateCluster:
+    """A Redis Cluster of our own: three masters, a replica of each unless `replicas` is
+    False (AOF on, a node timeout of `node_timeout_ms`, any replica may take over), on free
+    ports under `directory`, to kill a master of (and start it again)."""
+
+    def __init__(self, directory: Path, *, replicas: bool = True,
+                 node_timeout_ms: int = 2000) -> None:
+        self.directory = directory
+        self.replicas = replicas
+        self.node_timeout_ms = node_timeout_ms
+        self.ports = [_free_pair() for _ in range(6 if replicas else 3)]
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports[:3])
+
+    def cli(self, port: int, *args: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(port), *args], capture_output=True,
+                              text=True, timeout=30).stdout
+
+    def start(self) -> None:
+        for port in self.ports:
+            (self.directory / f"node-{port}").mkdir()
+            self.start_node(port)
+        subprocess.run(["redis-cli", "--cluster", "create",
+                        *(f"127.0.0.1:{p}" for p in self.ports), "--cluster-replicas",
+                        "1" if self.replicas else "0", "--cluster-yes"],
+                       check=True, capture_output=True, timeout=60)
+        self.wait_ok()
+
+    def start_node(self, port: int) -> None:
+        """Start (or start again) the node of `port`, with its files as it left them."""
+        self.processes[port] = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+             "--dir", str(self.directory / f"node-{port}"), "--cluster-enabled", "yes",
+             "--cluster-config-file", "nodes.conf",
+             "--cluster-node-timeout", str(self.node_timeout_ms),
+             "--cluster-replica-validity-factor", "0", "--appendonly", "yes",
+             "--appendfsync", "always", "--save", ""],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while self.cli(port, "ping").strip() != "PONG":
+            assert time.monotonic() < deadline, "a cluster node did not start"
+            time.sleep(0.05)
+
+    def wait_ok(self) -> None:
+        deadline = time.monotonic() + 30
+        alive = [p for p in self.ports if self.processes[p].poll() is None]
+        while not all("cluster_state:ok" in self.cli(p, "cluster", "info") for p in alive):
+            assert time.monotonic() < deadline, "the cluster did not come up"
+            time.sleep(0.1)
+
+    def masters(self) -> dict[int, list[tuple[int, int]]]:
+        """Each master's port and the ranges of slots it holds, as a live node says."""
+        alive = next(p for p in self.ports if self.processes[p].poll() is None)
+        out: dict[int, list[tuple[int, int]]] = {}
+        for line in self.cli(alive, "cluster", "nodes").splitlines():
+            fields = line.split()
+            if "master" in fields[2] and "fail" not in fields[2]:
+                port = int(fields[1].split(":")[1].split("@")[0])
+                out[port] = []
+                for part in fields[8:]:
+                    low, _, high = part.partition("-")
+                    if low.isdigit():
+                        out[port].append((int(low), int(high or low)))
+        return out
+
+    def master_of(self, key: str) -> int:
+        """The port of the master that holds `key`'s slot."""
+        slot = key_slot(key.encode())
+        for port, ranges in self.masters().items():
+            if any(low <= slot <= high for low, high in ranges):
+                return port
+        raise AssertionError(f"no master holds slot {slot}")
+
+    def replica_caught_up(self, master: int) -> bool:
+        """Whether the master's replica has everything the master has written."""
+        info = dict(line.split(":", 1) for line in self.cli(master, "info", "replication")
+                    .splitlines() if ":" in line)
+        offset = info.get("master_repl_offset")
+        return info.get("connected_slaves") == "1" and f"offset={offset}," in \
+            info.get("slave0", "")
+
+    def kill(self, port: int) -> None:
+        self.processes[port].kill()
+        self.processes[port].wait()
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            process.kill()
+            process.wait()
+
+
+def _free_pair() -> int:
+    """A free port whose cluster bus port (10000 above it) is free too."""
+    while True:
+        port = free_port()
+        if port + 10000 < 65536:
+            with contextlib.suppress(OSError), socket.socket() as s:
+                s.bind(("127.0.0.1", port + 10000))
+                return port
 
 
 def _pg_bin(name: str) -> str:

@@ -11,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from app.live.keys import Keys
 from tests.e2e.client import autoplay
 from tests.e2e.game import seat_players
 from tests.faults.games import fault_env, played_fairly_to_the_end
@@ -76,6 +77,6 @@ async def test_a_game_is_restored_only_into_the_live_store_it_came_from(
         await asyncio.sleep(3)  # the other store's processes have looked for lost tables
         found = subprocess.run(
             ["redis-cli", "-u", redis_url, "exists",
-             f"{other['DOMINO_REDIS_PREFIX']}:table:{seated.table_id}"],
+             Keys(other["DOMINO_REDIS_PREFIX"]).table(seated.table_id)],
             capture_output=True, text=True, check=True).stdout.strip()
         assert found == "0"

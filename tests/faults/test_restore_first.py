@@ -8,21 +8,28 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 
+from app.live.client import clustered_url
 from tests.e2e.client import Player
 from tests.e2e.game import seat_players
 from tests.faults.games import fault_env
-from tests.faults.stores import PrivateRedis, saved_snapshot
+from tests.faults.stores import ClusterPart, PrivateRedis, saved_snapshot
 from tests.servers import run_server
 
 
+@pytest.mark.cluster
 async def test_the_first_to_ask_for_a_lost_table_gets_it_back_not_not_found(
-    pg_url: str, tmp_path: Path
+    pg_url: str, redis_url: str, tmp_path: Path
 ) -> None:
-    redis = PrivateRedis(tmp_path, persistent=False)
+    # A private Redis flushed; on a cluster, every key of the test's prefix deleted.
+    redis = ClusterPart(redis_url) if clustered_url(redis_url) \
+        else PrivateRedis(tmp_path, persistent=False)
     redis.start()
     # No sweep for lost tables in time: only the one who asks can put it back.
     env = fault_env(pg_url, redis.url, DOMINO_RECOVER_SECONDS="600")
+    if isinstance(redis, ClusterPart):
+        redis.prefix = env["DOMINO_REDIS_PREFIX"]
     try:
         with run_server(env, log_dir=tmp_path) as first, \
                 run_server(env, log_dir=tmp_path) as second:

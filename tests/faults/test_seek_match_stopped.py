@@ -14,6 +14,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
+from app.live.keys import Keys
 from tests.e2e.client import Player, register
 from tests.faults.games import fault_env
 from tests.servers import run_server
@@ -28,6 +29,8 @@ async def test_a_seek_match_whose_maker_stops_is_finished_by_another_process(
 ) -> None:
     env = fault_env(pg_url, redis_url)
     prefix = env["DOMINO_REDIS_PREFIX"]
+    # the seeks' matches, as app/live/seek_pool.py names them
+    matches = f"{Keys(prefix).family('seeks')}:seek-matches"
     store = aioredis.from_url(redis_url)
     with run_server(env, log_dir=tmp_path) as maker, run_server(env, log_dir=tmp_path) as other:
         stopped = False
@@ -43,7 +46,7 @@ async def test_a_seek_match_whose_maker_stops_is_finished_by_another_process(
                     slow.post("/api/seeks", headers=accounts[3].headers, json=SEEK))
                 # The seeks are taken (the match is kept): the maker is stopped there.
                 for _ in range(20_000):
-                    if await store.exists(f"{prefix}:seek-matches") \
+                    if await store.exists(matches) \
                             or [k async for k in store.scan_iter(f"{prefix}:table:*")]:
                         break
                     await asyncio.sleep(0.001)
@@ -66,7 +69,7 @@ async def test_a_seek_match_whose_maker_stops_is_finished_by_another_process(
                 stopped = False
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(last, 30)
-                assert not await store.exists(f"{prefix}:seek-matches")
+                assert not await store.exists(matches)
                 for p in sockets:
                     await p.close()
         finally:

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 
-from app.live.client import connect
+from app.live.client import ClusterConnection, clustered_url, connect, connect_cluster
 from app.live.pool import BlockingPool, queued, stream_reader, stream_writer, take_idle
 
 
@@ -124,3 +124,23 @@ async def test_a_connected_connection_shows_its_streams_and_none_once_closed(
         await connection.disconnect()
     assert stream_writer(connection) is None
     assert stream_reader(connection) is None
+
+
+@pytest.mark.cluster
+async def test_every_node_a_cluster_client_finds_connects_with_the_class_it_is_given(
+        redis_url: str) -> None:
+    """`use_connection_class` sets what redis-py's cluster client makes each node with (its
+    constructor has no such argument); on a cluster, the nodes it found use it."""
+    on_cluster = clustered_url(redis_url)
+    client = connect_cluster(redis_url if on_cluster else "redis+cluster://127.0.0.1:1")
+    try:
+        assert client.connection_kwargs["connection_class"] is ClusterConnection
+        assert client.nodes_manager.connection_kwargs["connection_class"] is ClusterConnection
+        if on_cluster:
+            await client.initialize()
+            nodes = client.get_nodes()
+            assert len(nodes) >= 3
+            assert all(node.connection_class is ClusterConnection for node in nodes)
+            assert await client.ping()
+    finally:
+        await client.aclose()

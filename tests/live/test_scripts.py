@@ -57,7 +57,7 @@ async def test_the_write_scripts_announcement_is_the_one_laid_out_in_python(
     pubsub = client.pubsub()
     channel = store.keys.table_channel(tid)
     try:
-        await pubsub.subscribe(channel)
+        await pubsub.ssubscribe(channel)
         state = dumps({"id": tid, "name": "готово \"log\":[1]}"})
         ready = Announcement(b',"sizes":[3]', "✓".encode())
         await store.write(Write(tid, 0, dumps({}), 1))

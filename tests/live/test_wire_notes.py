@@ -86,7 +86,7 @@ async def test_a_subscription_hands_on_its_channels_messages_and_drops_the_rest(
         for message in [b"not json", b"[1]", orjson.dumps({"kind": "play", "rid": "x"}),
                         orjson.dumps({"kind": "presence", "table_id": "t", "seats": []}),
                         orjson.dumps(RELAYED)]:
-            await store.command("PUBLISH", channel, message)
+            await store.command("SPUBLISH", channel, message)
         for _ in range(100):
             if heard:
                 break

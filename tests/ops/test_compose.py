@@ -47,7 +47,8 @@ def _env_example() -> dict[str, str]:
 def test_compose_has_the_production_shape() -> None:
     services = _compose()["services"]
     assert set(services) == {"postgres", "redis", "migrate", "app", "worker", "proxy",
-                             "prometheus"}
+                             "prometheus", "redis-cluster",
+                             *(f"redis-node-{n}" for n in range(1, 7))}
     assert services["worker"]["command"] == ["domino", "worker"]
 
     postgres = services["postgres"]
@@ -77,7 +78,8 @@ def test_compose_has_the_production_shape() -> None:
     env = app["environment"]
     assert env["DOMINO_DATABASE_URL"].startswith("postgresql+asyncpg://")
     assert "@postgres:5432/" in env["DOMINO_DATABASE_URL"]
-    assert env["DOMINO_REDIS_URL"] == "redis://redis:6379/0"
+    assert env["DOMINO_REDIS_URL"] == "${DOMINO_REDIS_URL:-redis://redis:6379/0}"
+    assert _env_example()["DOMINO_REDIS_URL"] == "redis://redis:6379/0"
     # Metrics on a port of their own, scraped inside the network, published nowhere.
     assert env["DOMINO_METRICS_PORT"] == "9100" and "9100" in app["expose"]
     prometheus = services["prometheus"]
@@ -92,7 +94,25 @@ def test_compose_has_the_production_shape() -> None:
     assert proxy["image"].startswith("nginx")
     assert "./deploy/nginx/domino.conf:/etc/nginx/conf.d/default.conf:ro" in proxy["volumes"]
     assert proxy["depends_on"]["app"]["condition"] == "service_healthy"
-    assert set(_compose()["volumes"]) == {"pgdata", "redisdata"}
+    assert set(_compose()["volumes"]) == {"pgdata", "redisdata",
+                                          *(f"redis-node-{n}" for n in range(1, 7))}
+
+
+def test_the_cluster_profile_is_three_masters_and_a_replica_each_that_keep_their_data() -> None:
+    services = _compose()["services"]
+    nodes = [services[f"redis-node-{n}"] for n in range(1, 7)]
+    for n, node in enumerate(nodes, 1):
+        command = " ".join(node["command"])
+        assert node["profiles"] == ["cluster"]
+        assert "--cluster-enabled yes" in command and "--appendonly yes" in command
+        assert "--cluster-replica-validity-factor 0" in command
+        assert node["volumes"] == [f"redis-node-{n}:/data"]
+    join = services["redis-cluster"]
+    assert join["profiles"] == ["cluster"] and join["restart"] == "no"
+    script = " ".join(join["command"])
+    assert "--cluster create" in script and "--cluster-replicas 1" in script
+    assert "cluster_state:ok" in script  # a cluster already up is left alone
+    assert set(join["depends_on"]) == {f"redis-node-{n}" for n in range(1, 7)}
 
 
 def test_every_setting_compose_asks_for_is_in_env_example() -> None:
@@ -206,7 +226,9 @@ def deployment(
         "DOMINO_REDIS_URL": redis_url,
         "DOMINO_REDIS_PREFIX": f"{redis_prefix}_compose",
         "DOMINO_SWEEP_SECONDS": "0.1",
-        **{k: v for k, v in example.items() if k.startswith("DOMINO_")},
+        # (but the test machine's Redis, not the compose network's)
+        **{k: v for k, v in example.items()
+           if k.startswith("DOMINO_") and k != "DOMINO_REDIS_URL"},
         # compose's Redis keeps an append-only file; the test machine's does not.
         "DOMINO_REDIS_UNPERSISTED_OK": "true",
     }

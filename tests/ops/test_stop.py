@@ -27,6 +27,7 @@ import pytest
 
 from app.config import Settings
 from app.db.session import Database, migrate
+from app.live.keys import Keys
 from app.services.runtime import LiveTables
 from tests.e2e.client import Player
 from tests.e2e.game import seat_players
@@ -127,6 +128,11 @@ def test_a_taken_port_ends_the_start_at_once_with_one_line(tmp_path: Path) -> No
          "cannot use the database postgresql+asyncpg://domino:***@127.0.0.1:1/domino"),
         ("DOMINO_REDIS_URL", "redis://:hunter2@127.0.0.1:1/0",
          "cannot use Redis at redis://:***@127.0.0.1:1/0"),
+        # a Redis Cluster none of whose nodes answers, and a cluster URL that names no node
+        ("DOMINO_REDIS_URL", "redis+cluster://:hunter2@127.0.0.1:1,127.0.0.1:2",
+         "cannot use Redis at redis+cluster://"),
+        ("DOMINO_REDIS_URL", "redis+cluster://:hunter2@127.0.0.1:port",
+         "cannot use Redis at redis+cluster://"),
         ("DOMINO_MODE", "production", "bad configuration: DOMINO_SECRET_KEY must be set"),
     ],
 )
@@ -208,7 +214,7 @@ async def test_sigterm_tells_every_socket_to_reconnect_and_releases_presence(
         import redis.asyncio as aioredis
 
         client = aioredis.Redis.from_url(redis_url, decode_responses=True)
-        presence_key = f"{prefix}:presence:{seated.table_id}"
+        presence_key = Keys(prefix).presence(seated.table_id)
         assert len(await client.hgetall(presence_key)) == 4
 
         took = _stop(server)

@@ -1,7 +1,7 @@
 -- Updates one process's presence entries and, when that changes who is connected, announces
 -- the seats now connected anywhere, so no process has to read the presence back.
 -- KEYS[1]: the table's presence hash ("{process}:{seat}" -> expires ms).
--- ARGV: now, expires, keep seconds, channel, table id, then "+field" (present) or "-field"
+-- ARGV: now, expires, keep seconds, the table's (shard) channel, table id, then "+field" (present) or "-field"
 -- (gone) entries. Returns the seats connected, "0,2".
 local function live()
   local seats, seen = {}, {}
@@ -24,7 +24,7 @@ end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 local after = live()
 if after ~= before then
-  redis.call('PUBLISH', ARGV[4], '{"kind":"presence","table_id":"' .. ARGV[5]
+  redis.call('SPUBLISH', ARGV[4], '{"kind":"presence","table_id":"' .. ARGV[5]
     .. '","seats":[' .. after .. ']}')
 end
 return after

@@ -1,13 +1,16 @@
 -- One compare-and-set write of a table (app.live.writes), with everything that changes
 -- with it, and its announcement.
--- KEYS: the table, the lobby index, the deadlines, the unwritten set, the retire set, the
--- table's round archive, the snapshot-due set, the table's listeners, then the buckets of
--- the request's charge (none: no charge).
+-- KEYS: the table, the table's round archive, the table's listeners; then, where they
+-- share the table's node (one Redis; in a cluster the caller keeps them after, app.live.writes,
+-- and takes the charge before), the lobby index, the deadlines, the unwritten set, the
+-- retire set and the snapshot-due set (header: globals), and the buckets of the request's
+-- charge (header: buckets; none: no charge).
 -- ARGV (app.wire.bytes.write_argv): [1] the header, a JSON object of named values:
 --   expected (the version the writer read), table (its id), writer (the write's id),
 --   process (the writing process), created (ms: its place in the lobby index), listed,
 --   deadline (ms; absent: none), finished, retire_at (ms; absent: none), snapshot,
---   channel, lobby_channel, buckets (rate and burst of each bucket, in KEYS' order),
+--   channel (the table's shard channel), lobby_channel, globals (the sets are among KEYS),
+--   buckets (rate and burst of each bucket, in KEYS' order),
 --   fresh_archive (a new game: the archive of the last one's rounds is emptied first);
 -- [2] the state's JSON; [3] the change announcement's header line; [4] the writer's parts;
 -- [5] the lobby's message ('' for none); [6...] the rounds to archive.
@@ -27,30 +30,33 @@ if cur ~= h.expected then
   end
   return -1
 end
-if #KEYS > 8 then
+local first_bucket = h.globals and 9 or 4
+if #KEYS >= first_bucket then
   local buckets = {}
-  for i = 9, #KEYS do buckets[#buckets + 1] = KEYS[i] end
+  for i = first_bucket, #KEYS do buckets[#buckets + 1] = KEYS[i] end
   local wait = take(buckets, h.buckets)
   if wait > 0 then return -2 - wait end
 end
 local v = cur + 1
 redis.call('HSET', KEYS[1], 'version', v, 'data', ARGV[2], 'writer', h.writer)
-if h.listed then redis.call('ZADD', KEYS[2], 'NX', h.created, h.table) end
-if h.deadline then
-  redis.call('ZADD', KEYS[3], h.deadline, h.table)
-else
-  redis.call('ZREM', KEYS[3], h.table)
+if h.globals then
+  if h.listed then redis.call('ZADD', KEYS[4], 'NX', h.created, h.table) end
+  if h.deadline then
+    redis.call('ZADD', KEYS[5], h.deadline, h.table)
+  else
+    redis.call('ZREM', KEYS[5], h.table)
+  end
+  if h.finished then redis.call('SADD', KEYS[6], h.table) end
+  if h.retire_at then redis.call('ZADD', KEYS[7], h.retire_at, h.table) end
+  if h.snapshot then redis.call('SADD', KEYS[8], h.table) end
 end
-if h.finished then redis.call('SADD', KEYS[4], h.table) end
-if h.retire_at then redis.call('ZADD', KEYS[5], h.retire_at, h.table) end
-if h.snapshot then redis.call('SADD', KEYS[7], h.table) end
-if h.fresh_archive then redis.call('DEL', KEYS[6]) end
-for i = 6, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
-if cur == 0 then redis.call('SADD', KEYS[8], '*') end
-local known = redis.call('SCARD', KEYS[8])
+if h.fresh_archive then redis.call('DEL', KEYS[2]) end
+for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+if cur == 0 then redis.call('SADD', KEYS[3], '*') end
+local known = redis.call('SCARD', KEYS[3])
 local published = 0
-if known == 0 or known - 1 - redis.call('SISMEMBER', KEYS[8], h.process) > 0 then
-  redis.call('PUBLISH', h.channel, ARGV[3] .. ARGV[2] .. ARGV[4])
+if known == 0 or known - 1 - redis.call('SISMEMBER', KEYS[3], h.process) > 0 then
+  redis.call('SPUBLISH', h.channel, ARGV[3] .. ARGV[2] .. ARGV[4])
   published = 1
 end
 if ARGV[5] ~= '' then redis.call('PUBLISH', h.lobby_channel, ARGV[5]) end

@@ -65,7 +65,9 @@ class PlayerNotices:
         self.channel = f"{store.keys.prefix}:ch:players"
 
     def _pending_key(self, player_id: int) -> str:
-        return f"{self.store.keys.prefix}:notices:{player_id}"
+        # One hash tag for every player's notices and the told marks: `tell` keeps them in
+        # one transaction, which a cluster runs on one slot only.
+        return f"{self.store.keys.family('notices')}:notices:{player_id}"
 
     async def start(self) -> None:
         await self.hub.add(self.channel, self._on_message, PLAYER_NOTES)
@@ -77,12 +79,12 @@ class PlayerNotices:
         self.sockets.discard(socket)
 
     def _told_key(self, step: str) -> str:
-        return f"{self.store.keys.prefix}:told:{step}"
+        return f"{self.store.keys.family('notices')}:told:{step}"
 
     async def tell(self, player_ids: list[int], message: Notice, *,
                    step: str | None = None) -> None:
-        """Keep `message` pending for every one of these players and send it on each of
-        their sockets, on every process, in one step (telling again is harmless).
+        """Keep `message` pending for every one of these players (one transaction), then
+        send it on each of their sockets, on every process (telling again is harmless).
         `step`: what the telling completes (a table a pairing made), so that whoever takes
         the work over can see whether it is still to do (`untold`)."""
         notice: PlayerNotice = {"players": player_ids, "message": message}
@@ -94,8 +96,10 @@ class PlayerNotices:
                     pipe.expire(self._pending_key(player_id), KEPT_SECONDS)
             if step is not None:
                 pipe.set(self._told_key(step), 1, ex=KEPT_SECONDS * 24)
-            pipe.publish(self.channel, dumps(notice))
             await pipe.execute()
+        # Once kept (a socket that misses it has it pending): a channel has no slot, so it is
+        # not part of a cluster's transaction.
+        await self.store.command("PUBLISH", self.channel, dumps(notice))
 
     async def untold(self, steps: list[str]) -> set[str]:
         """Those of `steps` whose players have not been told (`tell`'s `step`)."""

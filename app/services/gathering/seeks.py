@@ -115,7 +115,7 @@ class Seeks:
         self.db = db
         self.notices = notices
         self.caps = caps
-        self.book = SeekBook(store.redis, store.keys.prefix)
+        self.book = SeekBook(store.redis, store.keys.family("seeks"))
         self._sweeper: asyncio.Task[None] | None = None
 
     async def apart(self, player_id: int) -> set[int]:

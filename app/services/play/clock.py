@@ -92,6 +92,7 @@ class Clock:
         while True:
             started = now_ms()
             try:
+                await self.store.keep_sets()  # a cluster's sets a write could not keep
                 if self.store.outage_since is not None:
                     await self.resume(self.store.outage_since)
                     self.store.outage_over(now_ms())

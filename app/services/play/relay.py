@@ -107,7 +107,7 @@ class Relay:
             "charge": None if charge is None else [list(charge.keys), list(charge.args)],
         }
         try:
-            heard = await self.store.command("PUBLISH", self.store.keys.process_channel(holder),
+            heard = await self.store.command("SPUBLISH", self.store.keys.process_channel(holder),
                                              dumps(request))
             if not heard:
                 return None  # that process is gone
@@ -196,6 +196,6 @@ class Relay:
             log.warning("a relayed move failed here: %r", error)
             return
         try:
-            await self.store.command("PUBLISH", message["reply_to"], dumps(reply))
+            await self.store.command("SPUBLISH", message["reply_to"], dumps(reply))
         except Exception as error:
             log.warning("could not answer a relayed move: %r", error)

@@ -65,7 +65,7 @@ class RatedSeats:
 
     def __init__(self, store: LiveStore) -> None:
         self.store = store
-        self.caps = Caps(store.redis, store.keys.prefix, store.runner)
+        self.caps = Caps(store.redis, store.keys.family("caps"), store.runner)
 
     async def _over(self, player_id: int, now: int, keep: str = "") -> list[str]:
         over = []
@@ -110,7 +110,7 @@ class RatedSeats:
 class PlayerCaps:
     def __init__(self, store: LiveStore, settings: Settings) -> None:
         self.store = store
-        self.caps = Caps(store.redis, settings.redis_prefix, store.runner)
+        self.caps = Caps(store.redis, store.keys.family("caps"), store.runner)
         self.max_waiting = settings.max_waiting_tables
         self.waiting_ms = int(settings.waiting_table_seconds * 1000)
         self.max_sockets = settings.max_sockets_per_player

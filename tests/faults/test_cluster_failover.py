@@ -1,0 +1,137 @@
+"""A master of the live store's Redis Cluster killed mid-game: its replica takes over, and
+the game goes on where it was; and a master of the shared sets away while a table is
+written: the table is written, and the sets are kept by the next sweep.
+
+The first: moves sent meanwhile are answered `unavailable` (or wait) and taken once the
+replica is master; none is lost or made twice, and every player sees every move, also
+those of the other process.
+
+The replica must have what the master acknowledged: Redis replicates after answering, so a
+master killed within that moment loses its last writes (as a Redis's AOF loses its last
+second: the database copy of each round bounds it; README, "Beyond one Redis"). The test kills the
+master once its replica has caught up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from pathlib import Path
+
+import pytest
+from redis.crc import key_slot
+from redis.exceptions import RedisError
+
+from app.live.keys import Keys
+from app.live.store import LiveStore, Write, connect, dumps
+from tests.e2e.client import Message
+from tests.e2e.game import seat_players
+from tests.faults.games import fault_env, played_fairly_to_the_end
+from tests.faults.stores import PrivateCluster
+from tests.faults.test_store_faults import current
+from tests.servers import run_server
+
+
+async def test_a_master_killed_mid_game_hands_over_to_its_replica_and_loses_no_move(
+    pg_url: str, tmp_path: Path
+) -> None:
+    cluster = PrivateCluster(tmp_path)
+    cluster.start()
+    try:
+        env = fault_env(pg_url, cluster.url)
+        keys = Keys(env["DOMINO_REDIS_PREFIX"])
+        with run_server(env, log_dir=tmp_path) as first, \
+                run_server(env, log_dir=tmp_path) as second:
+            seated = await seat_players([first, second], seats=2, turn_seconds=60)
+            before = await current(first, seated.table_id)
+            seat = before["view"]["turn"]
+            mine = await seated.players[seat].request(
+                {"type": "table.subscribe", "table_id": seated.table_id})
+            legal = mine["view"]["legal"]
+            move = {"type": "play", "table_id": seated.table_id, "tile": legal[0]["tile"],
+                    "end": legal[0]["end"], "seq": before["seq"]}
+            master = cluster.master_of(keys.table(seated.table_id))
+            deadline = time.monotonic() + 10
+            while not cluster.replica_caught_up(master):
+                assert time.monotonic() < deadline, "the replica never caught up"
+                await asyncio.sleep(0.05)
+            cluster.kill(master)
+
+            # The seat on turn moves until the store takes it. Meanwhile: `unavailable`, and
+            # once the store is back its clocks restart (a version of their own: the move is
+            # `stale` then, and sent again on the state as it is now).
+            answers: list[str] = []
+            reply: Message = {}
+            for _ in range(200):
+                reply = await seated.players[seat].request(move, timeout=30)
+                answers.append(str(reply.get("code", reply["type"])))
+                if reply.get("code") == "stale":
+                    now = await seated.players[seat].request(
+                        {"type": "table.subscribe", "table_id": seated.table_id})
+                    assert now["view"]["hand"].count(move["tile"]) == 1, "taken, yet refused"
+                    move = {**move, "seq": now["seq"]}
+                elif reply.get("code") != "unavailable":
+                    break
+                await asyncio.sleep(reply.get("retry_ms", 200) / 1000)
+            assert reply["type"] == "table.state", (reply, answers)
+            assert "unavailable" in answers, answers
+            assert set(answers[:-1]) <= {"unavailable", "stale"}, answers
+            # Taken once: at the version after the one it was sent for, out of the hand.
+            assert reply["seq"] == move["seq"] + 1, answers
+            assert move["tile"] not in reply["view"]["hand"]
+            for player in [*seated.players, seated.spectator]:
+                await player.expect(
+                    lambda m: m["type"] == "table.state" and m["seq"] >= reply["seq"],
+                    timeout=30)
+            # The replica is the master now, and the game goes on to its end, everyone in
+            # step (no move missing or twice in anyone's states), nobody timed out.
+            assert cluster.master_of(keys.table(seated.table_id)) != master
+            await played_fairly_to_the_end([(seated.table_id, seated.players)],
+                                           random.Random(5), timeout=120)
+            for output in (first.output(), second.output()):
+                assert "Traceback" not in output
+    finally:
+        cluster.stop()
+
+
+async def test_sets_a_write_could_not_keep_while_their_master_was_away_are_kept_later(
+    tmp_path: Path,
+) -> None:
+    # No replica and a long node timeout: the cluster stays up for the other slots.
+    cluster = PrivateCluster(tmp_path, replicas=False, node_timeout_ms=60_000)
+    cluster.start()
+    store = LiveStore(connect(cluster.url, timeout=1.0), f"kept_{secrets.token_hex(3)}")
+    try:
+        keys = store.keys
+        away = cluster.master_of(keys.deadlines)
+        slots = cluster.masters()[away]
+        table_id = next(t for t in (secrets.token_hex(8) for _ in range(1000))
+                        if not any(lo <= key_slot(keys.table(t).encode()) <= hi
+                                   for lo, hi in slots))
+        assert await store.write(Write(table_id, 0, dumps({"id": table_id}), 1)) == 1
+        cluster.kill(away)
+        # The table's own shard takes the move; the deadline's shard is away.
+        done = await store.write(Write(table_id, 1, dumps({"id": table_id, "n": 2}), 1,
+                                       deadline_ms=10**13, snapshot=True))
+        assert done == 2
+        current = await store.load(table_id)
+        assert current is not None and current.state["n"] == 2
+        with pytest.raises(RedisError):  # still away: the sweep keeps them for later
+            await store.keep_sets()
+        cluster.start_node(away)
+        cluster.wait_ok()
+        assert await store.deadline_of(table_id) is None  # never reached its shard
+        for _ in range(50):
+            try:
+                await store.keep_sets()
+                break
+            except RedisError:
+                await asyncio.sleep(0.2)
+        assert await store.deadline_of(table_id) == 10**13
+        assert table_id in await store.due_snapshots()
+        await store.keep_sets()  # nothing left to keep
+    finally:
+        await store.close()
+        cluster.stop()
