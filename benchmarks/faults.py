@@ -187,9 +187,12 @@ async def director_kill(http: httpx.AsyncClient, servers: Servers, bots: list[Bo
         tally.notes.append(f"director killed {time.monotonic() - started:.2f} s after start")
 
 
-async def open_seek(server: Server, bot: Bot, turn_seconds: int) -> None:
-    """The bot's seek, opened on `server` (its answer may be lost with the process)."""
-    bot.asked_at = time.monotonic()
+async def open_seek(server: Server, bot: Bot, turn_seconds: int,
+                    table: list[Bot] | None = None) -> None:
+    """The bot's seek, opened on `server` (its answer may be lost with the process).
+    `table`: the players whose table this seek completes (their wait begins now)."""
+    for waiting in table or [bot]:
+        waiting.asked_at = time.monotonic()
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
             r = await http.post("/api/seeks", headers=bearer(bot.token),
@@ -211,7 +214,8 @@ async def seek_kill(http: httpx.AsyncClient, servers: Servers, bots: list[Bot],
         for s in range(4):
             if k == halfway and s == 3:
                 servers.gates[0].arm(SEEKS_TAKEN, killer(victim), reply=True)
-            await open_seek(server, bots[4 * k + s], TURN_SECONDS)
+            await open_seek(server, bots[4 * k + s], TURN_SECONDS, bots[4 * k:4 * k + 4]
+                            if s == 3 else None)
     if servers.gates[0].sprung.is_set():
         tally.notes.append(f"killed in the match of table {halfway + 1} of {tables}")
 
@@ -231,7 +235,8 @@ async def seek_deploy(servers: Servers, bots: list[Bot], tally: Tally,
     await asyncio.sleep(5)  # a few sweeps of the seeks
     tally.notes.append("deployed")
     for k in range(tables):
-        await open_seek(servers.up(k), bots[4 * k + 3], TURN_SECONDS + k)
+        await open_seek(servers.up(k), bots[4 * k + 3], TURN_SECONDS + k,
+                        bots[4 * k:4 * k + 4])
 
 
 async def gathered(fault: str, http: httpx.AsyncClient, servers: Servers, games: int,
@@ -307,7 +312,7 @@ async def run_fault(fault: str, games: int, seed: int) -> Tally:
                 for table in tables:
                     await start_game(http, table)
                 injector = asyncio.ensure_future(inject(fault, redis, postgres, servers, tally))
-        await injector
+            await injector
         await playing
         await tally_games(servers, bots, fault, tally)
     return tally
