@@ -6,9 +6,9 @@ Run: .venv/bin/python benchmarks/faults.py [--games 20] [--faults redis_restart,
 Every fault gets its own private Redis (with AOF) and PostgreSQL cluster, two `domino serve`
 processes and `--games` tables of four bots. A bot is one websocket, as a browser tab: it
 plays a random legal move a moment after it is shown its turn; it re-reads the table only
-on a seq gap (also one a `table.heartbeat` reveals), a `stale` error or a reconnect; it
-tries again after `unavailable` (waiting `retry_ms`); and when its socket closes it
-reconnects to whichever process is up and says hello again. The faults:
+on a seq gap (also one a `table.heartbeat` reveals), a `stale` or `not_known` error or a
+reconnect; it tries again after `unavailable` (waiting `retry_ms`); and when its socket
+closes it reconnects to whichever process is up and says hello again. The faults:
 
 - `redis_restart`: Redis killed and started again (its AOF kept), twice, mid-game;
 - `redis_away`: Redis down for 10 s mid-game;
