@@ -48,8 +48,8 @@ messages the bots were sent (a bot told so stops, as a browser showing "gone" wo
 Untold players are those who never learned their table, or were shown it gone: told
 `table.removed`, or `not_found` twice (the browser asks once more, a second later, before
 it shows "gone"). For the last three faults it also prints the longest wait of a player
-for his table, from his seek or the round's start to his notice, and the seeks that ended
-unmatched (`seek.ended`).
+for his table, from the round's start or the seek that completed his table to his notice,
+and the seeks that ended unmatched (`seek.ended`).
 Games restored from a snapshot (`redis_lost`, `restore_race`) replay the round that was
 being played, so there the moves acknowledged in it are counted apart ("rolled back"), as
 the README says that fault costs.
