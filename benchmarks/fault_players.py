@@ -41,7 +41,8 @@ class Tally:
     unavailable: int = 0
     reconnects: int = 0
     removed: int = 0
-    not_found: int = 0
+    not_found: int = 0  # tabs shown their table gone after a second `not_found`
+    not_found_answers: int = 0  # every `not_found` a subscription was answered with
     untold: int = 0
     longest_wait: float = 0.0
     seeks_ended: int = 0
@@ -170,6 +171,7 @@ class Bot:
             code = msg.get("code")
             if code == "not_found" and msg.get("id") == "sub":
                 # As the browser: asked for once more a moment later, then shown gone.
+                self.tally.not_found_answers += 1
                 if self.asked_again:
                     self.tally.not_found += 1
                     self.removed = True

@@ -47,9 +47,10 @@ since a bot always moves as soon as it is shown its turn, and the `table.removed
 messages the bots were sent (a bot told so stops, as a browser showing "gone" would).
 Untold players are those who never learned their table, or were shown it gone: told
 `table.removed`, or `not_found` twice (the browser asks once more, a second later, before
-it shows "gone"). For the last three faults it also prints the longest wait of a player
-for his table, from the round's start or the seek that completed his table to his notice,
-and the seeks that ended unmatched (`seek.ended`).
+it shows "gone"); every `not_found` a subscription was answered with is counted too.
+For the last three faults it also prints the longest wait of a player for his table, from
+the round's start or the seek that completed his table to his notice, and the seeks that
+ended unmatched (`seek.ended`).
 Games restored from a snapshot (`redis_lost`, `restore_race`) replay the round that was
 being played, so there the moves acknowledged in it are counted apart ("rolled back"), as
 the README says that fault costs.
@@ -354,8 +355,9 @@ def main() -> int:
     print(f"machine: {os.getloadavg()[0]:.2f} load (1 min), {os.cpu_count()} cores")
     print("| fault | games | acknowledged moves | lost | doubled | rolled back | games lost "
           "| unfair timeouts | untold players | longest wait for a table | seeks ended "
-          "| `unavailable` replies | reconnects | `table.removed` | `not_found` twice |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| `unavailable` replies | reconnects | `table.removed` | `not_found` answers "
+          "| `not_found` twice |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     failed = False
     for fault in args.faults.split(","):
         started = time.monotonic()
@@ -364,7 +366,8 @@ def main() -> int:
         print(f"| {fault} | {tally.games} | {tally.acked} | {tally.lost_moves} | "
               f"{tally.doubled} | {tally.rolled_back} | {tally.lost_games} | {tally.timeouts} "
               f"| {tally.untold} | {wait} | {tally.seeks_ended} | {tally.unavailable} "
-              f"| {tally.reconnects} | {tally.removed} | {tally.not_found} |", flush=True)
+              f"| {tally.reconnects} | {tally.removed} | {tally.not_found_answers} "
+              f"| {tally.not_found} |", flush=True)
         print(f"  ({time.monotonic() - started:.0f} s, load {os.getloadavg()[0]:.2f}; "
               f"{'; '.join(tally.notes[:8])})", file=sys.stderr, flush=True)
         failed |= bool(tally.lost_moves or tally.doubled or tally.lost_games or tally.timeouts
