@@ -281,10 +281,8 @@ async def run_fault(fault: str, games: int, seed: int) -> Tally:
             "DOMINO_RECOVER_SECONDS": "60" if fault == "restore_race" else "2",
             **LOAD_LIMITS,
         }
-        gates = [RedisGate(redis.url) for _ in range(2 if fault in GATED else 0)]
-        for gate in gates:
-            gate.start()
-            stack.callback(gate.close)
+        gates = [stack.enter_context(RedisGate(redis.url))
+                 for _ in range(2 if fault in GATED else 0)]
         processes = [stack.enter_context(run_server(
             {**env, "DOMINO_REDIS_URL": gates[i].url} if gates else env, log_dir=Path(tmp)))
             for i in range(2)]

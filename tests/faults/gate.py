@@ -55,6 +55,13 @@ class RedisGate:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}{self.path}"
 
+    def __enter__(self) -> RedisGate:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def start(self) -> None:
         self._thread.start()
         self._server = asyncio.run_coroutine_threadsafe(

@@ -30,13 +30,10 @@ async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
     env = fault_env(pg_url, redis_url)
     prefix = env["DOMINO_REDIS_PREFIX"]
     store = aioredis.from_url(redis_url)
-    gates = [RedisGate(redis_url), RedisGate(redis_url)]
-    for gate in gates:
-        gate.start()
-    with run_server({**env, "DOMINO_REDIS_URL": gates[0].url}, log_dir=tmp_path) as first, \
-            run_server({**env, "DOMINO_REDIS_URL": gates[1].url}, log_dir=tmp_path) as second:
-        servers = {process_id(s): (s, gate) for s, gate in zip((first, second), gates,
-                                                               strict=True)}
+    with RedisGate(redis_url) as one, RedisGate(redis_url) as two, \
+            run_server({**env, "DOMINO_REDIS_URL": one.url}, log_dir=tmp_path) as first, \
+            run_server({**env, "DOMINO_REDIS_URL": two.url}, log_dir=tmp_path) as second:
+        servers = {process_id(first): (first, one), process_id(second): (second, two)}
         try:
             async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
                 accounts = [await register(http) for _ in range(PLAYERS)]
@@ -77,5 +74,3 @@ async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
             for server in (first, second):
                 server.process.send_signal(signal.SIGCONT)
             await store.aclose()
-    for gate in gates:
-        gate.close()

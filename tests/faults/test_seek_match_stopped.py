@@ -31,9 +31,8 @@ async def test_a_seek_match_whose_maker_stops_is_finished_by_another_process(
     env = fault_env(pg_url, redis_url)
     prefix = env["DOMINO_REDIS_PREFIX"]
     store = aioredis.from_url(redis_url)
-    gate = RedisGate(redis_url)
-    gate.start()
-    with run_server({**env, "DOMINO_REDIS_URL": gate.url}, log_dir=tmp_path) as maker, \
+    with RedisGate(redis_url) as gate, \
+            run_server({**env, "DOMINO_REDIS_URL": gate.url}, log_dir=tmp_path) as maker, \
             run_server(env, log_dir=tmp_path) as other:
         try:
             async with httpx.AsyncClient(base_url=other.url, timeout=30) as http:
@@ -72,4 +71,3 @@ async def test_a_seek_match_whose_maker_stops_is_finished_by_another_process(
         finally:
             maker.process.send_signal(signal.SIGCONT)
             await store.aclose()
-    gate.close()
