@@ -46,7 +46,9 @@ async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
                 for account in accounts:
                     assert (await http.post(f"/api/tournaments/{tournament_id}/join",
                                             headers=account.headers)).status_code == 200
-                holder, gate = servers[(await store.get(f"{prefix}:lease:tournaments")).decode()]
+                while (held := await store.get(f"{prefix}:lease:tournaments")) is None:
+                    await asyncio.sleep(0.05)  # no director has looked yet
+                holder, gate = servers[held.decode()]
                 survivor = second if holder is first else first
                 gate.arm(PAIRING_TOLD, lambda: stop(holder.process.pid), reply=False)
                 sockets = [await Player(survivor.ws_url, a).connect() for a in accounts]
