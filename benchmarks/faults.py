@@ -78,6 +78,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.fault_players import (  # noqa: E402
+    RUN_SECONDS,
     TURN_SECONDS,
     Bot,
     Servers,
@@ -248,6 +249,7 @@ async def gathered(fault: str, http: httpx.AsyncClient, servers: Servers, games:
     tokens = [await sign_up(http) for _ in range(4 * games)]
     bots = [Bot(servers, i, token, None, None, tally, random.Random(rng.random()))
             for i, token in enumerate(tokens)]
+    servers.deadline = time.monotonic() + RUN_SECONDS  # from the players signed up
     tabs = [asyncio.create_task(bot.run()) for bot in bots]
     while not all(bot.greeted for bot in bots):
         await asyncio.sleep(0.1)
@@ -307,6 +309,7 @@ async def run_fault(fault: str, games: int, seed: int) -> Tally:
                 tables = [await new_game(http, servers, tally, i, rng, turn)
                           for i in range(games)]
                 bots = [bot for table in tables for bot in table]
+                servers.deadline = time.monotonic() + RUN_SECONDS  # from the tables made
                 playing = asyncio.gather(*(bot.run() for bot in bots), settle(servers, bots))
                 for table in tables:
                     await start_game(http, table)
