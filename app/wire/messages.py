@@ -279,8 +279,8 @@ class SeekMatched(_Frame):
     table_id: str
 
 
-# Why a seek ended without a table: its time was up, or its owner had no socket.
-SeekEndReason = Literal["expired", "no_socket"]
+# Why a seek ended without a table: time up, no socket of its owner, or he sat down elsewhere.
+SeekEndReason = Literal["expired", "no_socket", "rated_game"]
 
 
 class SeekEnded(_Frame):

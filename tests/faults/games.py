@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import secrets
 
 from tests.e2e.client import Message, Player, autoplay
+from tests.servers import Server
 
 
 def fault_env(pg_url: str, redis_url: str, **extra: str) -> dict[str, str]:
@@ -20,6 +22,13 @@ def fault_env(pg_url: str, redis_url: str, **extra: str) -> dict[str, str]:
         "DOMINO_HEARTBEAT_SECONDS": "1",
         **extra,
     }
+
+
+def process_id(server: Server) -> str:
+    """The id the server's process goes by in the store (its leases, its listeners)."""
+    found = re.search(r"ready \(process (\w+)\)", server.output())
+    assert found, server.output()[-2000:]
+    return found.group(1)
 
 
 async def played_fairly_to_the_end(

@@ -1,12 +1,12 @@
-"""The tournament's director stopped (SIGSTOP) in the middle of a round's pairing, once its
-first table is in the store and before it has told every player: the other process takes
-the lease over and finishes the step, so every player is told and reaches a running table.
+"""The tournament's director stopped (SIGSTOP) in the middle of a round's pairing: its tables
+are made and it is about to tell the first of their players (a gate between it and Redis
+stops it as that word leaves it). The other process takes the lease over and finishes the
+step, so every player is told and reaches a running table.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 import signal
 from pathlib import Path
 
@@ -15,18 +15,13 @@ import pytest
 import redis.asyncio as aioredis
 
 from tests.e2e.client import Player, register
-from tests.faults.games import fault_env
-from tests.servers import Server, run_server
+from tests.faults.games import fault_env, process_id
+from tests.faults.gate import PAIRING_TOLD, RedisGate, stop
+from tests.servers import run_server
 
 pytestmark = pytest.mark.timeout(300)
 
 PLAYERS = 16
-
-
-def process_id(server: Server) -> str:
-    found = re.search(r"ready \(process (\w+)\)", server.output())
-    assert found, server.output()[-2000:]
-    return found.group(1)
 
 
 async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
@@ -35,9 +30,10 @@ async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
     env = fault_env(pg_url, redis_url)
     prefix = env["DOMINO_REDIS_PREFIX"]
     store = aioredis.from_url(redis_url)
-    with run_server(env, log_dir=tmp_path) as first, run_server(env, log_dir=tmp_path) as second:
-        servers = {process_id(s): s for s in (first, second)}
-        stopped: Server | None = None
+    with RedisGate(redis_url) as one, RedisGate(redis_url) as two, \
+            run_server({**env, "DOMINO_REDIS_URL": one.url}, log_dir=tmp_path) as first, \
+            run_server({**env, "DOMINO_REDIS_URL": two.url}, log_dir=tmp_path) as second:
+        servers = {process_id(first): (first, one), process_id(second): (second, two)}
         try:
             async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
                 accounts = [await register(http) for _ in range(PLAYERS)]
@@ -50,19 +46,16 @@ async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
                 for account in accounts:
                     assert (await http.post(f"/api/tournaments/{tournament_id}/join",
                                             headers=account.headers)).status_code == 200
-                holder = servers[(await store.get(f"{prefix}:lease:tournaments")).decode()]
+                while (held := await store.get(f"{prefix}:lease:tournaments")) is None:
+                    await asyncio.sleep(0.05)  # no director has looked yet
+                holder, gate = servers[held.decode()]
                 survivor = second if holder is first else first
+                gate.arm(PAIRING_TOLD, lambda: stop(holder.process.pid), reply=False)
                 sockets = [await Player(survivor.ws_url, a).connect() for a in accounts]
                 started = await http.post(f"/api/tournaments/{tournament_id}/start",
                                           headers=accounts[0].headers)
                 assert started.status_code == 200, started.text
-                # The first table of the round is written: the director is stopped there.
-                for _ in range(20_000):
-                    if [k async for k in store.scan_iter(f"{prefix}:table:*", count=1000)]:
-                        break
-                    await asyncio.sleep(0.001)
-                holder.process.send_signal(signal.SIGSTOP)
-                stopped = holder
+                assert await asyncio.to_thread(gate.sprung.wait, 30), "nobody was paired"
                 # Every player is told (by the director that takes over) and his table runs.
                 for p in sockets:
                     note = await p.expect(lambda m: m["type"] == "tournament.pairing",
@@ -80,6 +73,6 @@ async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
                 for p in sockets:
                     await p.close()
         finally:
-            if stopped is not None:
-                stopped.process.send_signal(signal.SIGCONT)
+            for server in (first, second):
+                server.process.send_signal(signal.SIGCONT)
             await store.aclose()

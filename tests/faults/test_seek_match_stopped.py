@@ -1,6 +1,7 @@
-"""The process making a seek match stopped (SIGSTOP) once it has taken the seeks, before it
-has seated and told every player: another process's sweep finishes the match, so every
-player is told and his table runs.
+"""The process making a seek match stopped (SIGSTOP) the moment the store has taken the seeks,
+before it has read that answer, so before it has seated or told anyone (a gate between it and
+Redis stops it there): another process finishes the match, so every player is told and his
+table runs. Once the maker goes on, it finishes the same match without making a second table.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import redis.asyncio as aioredis
 from app.live.keys import Keys
 from tests.e2e.client import Player, register
 from tests.faults.games import fault_env
+from tests.faults.gate import SEEKS_TAKEN, RedisGate, stop
 from tests.servers import run_server
 
 pytestmark = pytest.mark.timeout(300)
@@ -32,8 +34,9 @@ async def test_a_seek_match_whose_maker_stops_is_finished_by_another_process(
     # the seeks' matches, as app/live/seek_pool.py names them
     matches = f"{Keys(prefix).family('seeks')}:seek-matches"
     store = aioredis.from_url(redis_url)
-    with run_server(env, log_dir=tmp_path) as maker, run_server(env, log_dir=tmp_path) as other:
-        stopped = False
+    with RedisGate(redis_url) as gate, \
+            run_server({**env, "DOMINO_REDIS_URL": gate.url}, log_dir=tmp_path) as maker, \
+            run_server(env, log_dir=tmp_path) as other:
         try:
             async with httpx.AsyncClient(base_url=other.url, timeout=30) as http:
                 accounts = [await register(http) for _ in range(4)]
@@ -41,17 +44,11 @@ async def test_a_seek_match_whose_maker_stops_is_finished_by_another_process(
                 for account in accounts[:3]:
                     reply = await http.post("/api/seeks", headers=account.headers, json=SEEK)
                     assert reply.status_code == 201, reply.text
+            gate.arm(SEEKS_TAKEN, lambda: stop(maker.process.pid), reply=True)
             async with httpx.AsyncClient(base_url=maker.url, timeout=60) as slow:
                 last = asyncio.create_task(
                     slow.post("/api/seeks", headers=accounts[3].headers, json=SEEK))
-                # The seeks are taken (the match is kept): the maker is stopped there.
-                for _ in range(20_000):
-                    if await store.exists(matches) \
-                            or [k async for k in store.scan_iter(f"{prefix}:table:*")]:
-                        break
-                    await asyncio.sleep(0.001)
-                maker.process.send_signal(signal.SIGSTOP)
-                stopped = True
+                assert await asyncio.to_thread(gate.sprung.wait, 30), "no match was made"
                 tables = set()
                 for p in sockets:
                     note = await p.expect(lambda m: m["type"] == "seek.matched", timeout=30)
@@ -66,13 +63,14 @@ async def test_a_seek_match_whose_maker_stops_is_finished_by_another_process(
                     assert p.latest(note["table_id"])["view"]["status"] == "playing"  # type: ignore[index]
                 assert len(tables) == 1
                 maker.process.send_signal(signal.SIGCONT)
-                stopped = False
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(last, 30)
                 assert not await store.exists(matches)
+                await asyncio.sleep(0.5)  # the maker has told them again: the same table
                 for p in sockets:
+                    assert {m["table_id"] for m in p.frames
+                            if m["type"] == "seek.matched"} == tables
                     await p.close()
         finally:
-            if stopped:
-                maker.process.send_signal(signal.SIGCONT)
+            maker.process.send_signal(signal.SIGCONT)
             await store.aclose()

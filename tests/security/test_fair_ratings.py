@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.e2e.client import Account, create_table, join, register
+from tests.e2e.client import Account, Player, create_table, join, register
 from tests.security.conftest import servers
 from tests.servers import Server
 
@@ -135,3 +135,32 @@ async def test_two_accounts_in_several_rated_arenas_meet_at_one_table_at_a_time(
             assert len(playing) <= 1, tables
             paired = max(paired, len(tables))
         assert paired == 1  # paired in one arena; the others wait for that game to end
+
+
+async def test_a_seek_whose_owner_sits_down_at_a_rated_table_ends_and_he_is_told(
+    pair: list[Server],
+) -> None:
+    """His seek is matched after he sat down elsewhere: the match is not made, the other
+    seek waits again, and his own ends with a `seek.ended` on his socket (PROTOCOL §2b),
+    so his Play now box stops waiting."""
+    first, second = pair
+    async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
+        seeker, host, other = [await register(http) for _ in range(3)]
+        socket = await Player(second.ws_url, seeker).connect()
+        opened = await _seek(first, seeker)
+        assert opened.status_code == 201, opened.text
+        table = await create_table(http, host, seats=2)
+        await join(http, table["id"], seeker)  # a rated game elsewhere, started
+    waiting = await _seek(second, other)
+    assert waiting.status_code == 201, waiting.text
+    assert "table_id" not in waiting.json()
+    note = await socket.expect(lambda m: m["type"] == "seek.ended")
+    assert note == {"type": "seek.ended", "seek_id": opened.json()["id"],
+                    "reason": "rated_game"}
+    async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
+        listed = (await http.get("/api/seeks")).json()
+    assert [s["id"] for s in listed] == [waiting.json()["id"]]
+    await socket.close()
+    async with httpx.AsyncClient(base_url=second.url, timeout=30) as http:
+        gone = await http.delete(f"/api/seeks/{waiting.json()['id']}", headers=other.headers)
+        assert gone.status_code == 204

@@ -223,12 +223,13 @@ class Seeks:
     async def _again(self, matched: list[dict[str, Any]], busy: RatedGameAlready,
                      opened: str | None) -> str | None:
         """Back to the pool with the seeks of a match one of whose players sits at another
-        rated table, but his."""
+        rated table, but his (it ends, and he is told)."""
         table_id = None
         for seek in matched:
             if seek["player"]["id"] == busy.player_id:
                 if seek["id"] == opened:
                     raise busy
+                await self._end(seek, "rated_game")  # it ended: he is told
                 continue
             await self.caps.admit_seek(seek["player"]["id"], seek["id"], seek["expires_at"])
             table = secrets.token_hex(8)
