@@ -73,13 +73,15 @@ def table_mid_game(url: str) -> str:
     return table_id
 
 
-def lighthouse(url: str, chromium: str) -> dict[str, float]:
+def lighthouse(url: str, chromium: str, keep: Path | None = None) -> dict[str, float]:
     out = subprocess.run(
         ["npx", "--yes", "lighthouse@12", url, "--only-categories=performance",
          "--output=json", "--output-path=stdout", "--quiet",
          "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
         env={**os.environ, "CHROME_PATH": chromium}, capture_output=True, check=True, timeout=300,
     ).stdout
+    if keep is not None:
+        keep.write_bytes(out)
     report = json.loads(out)
     audits = report["audits"]
     return {

@@ -19,7 +19,7 @@ self.addEventListener("activate", (event) => {
 
 /** Whether a request is for one of the client's files (not the API, the socket or metrics). */
 function clientFile(url) {
-  return url.origin === self.location.origin && /^\/(js|css|lang|icons)\//.test(url.pathname);
+  return url.origin === self.location.origin && /^\/(js|dist|css|lang|icons)\//.test(url.pathname);
 }
 
 self.addEventListener("fetch", (event) => {

@@ -25,9 +25,10 @@ function fromBrowser() {
 }
 
 /** One language's catalogue. Only the reader's is loaded: every catalogue has every key
- * (tests/test_words.py), so none needs another to fall back on. */
+ * (tests/test_words.py), so none needs another to fall back on. The address is absolute,
+ * so the bundle (bundle.mjs) leaves the catalogues out and the import map names them. */
 async function load(code) {
-  const module = await import(`../lang/${code}.json`, { with: { type: "json" } });
+  const module = await import(`/lang/${code}.json`, { with: { type: "json" } });
   return module.default;
 }
 
