@@ -29,13 +29,18 @@ import json
 import logging
 import mimetypes
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import brotli
 from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
+
+from app.api.shell import in_language, reader_language
+from app.words import LANGUAGES
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
@@ -127,7 +132,10 @@ class WebFiles:
     """ASGI app serving the files under `root` from memory (GET and HEAD: the server
     sends no body for a HEAD)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, blocks: Mapping[str, str] | None = None) -> None:
+        """`blocks`: JSON the page carries as data blocks, by id (`<script
+        type="application/json" id=…>`, never run), so the client has it without asking."""
+        self.blocks = dict(blocks or {})
         files = {
             p.relative_to(root).as_posix(): _file(p.relative_to(root).as_posix(), p.read_bytes())
             for p in sorted(root.rglob("*")) if p.is_file()
@@ -142,7 +150,9 @@ class WebFiles:
             log.warning("app/web/%s was made from other modules than app/web/js holds: the "
                         "page loads the modules one by one (`make web` makes it anew)", BUNDLE)
         page, self.script_hashes = self._page(files[PAGE].body.decode())
-        files[PAGE] = _file(PAGE, page.encode())
+        # The page in each language (app/api/shell.py), chosen for each reader.
+        self.pages = {lang: _file(PAGE, in_language(page, lang).encode()) for lang in LANGUAGES}
+        del files[PAGE]
         self.files = files
 
     def _page(self, html: str) -> tuple[str, tuple[str, ...]]:
@@ -160,6 +170,10 @@ class WebFiles:
         preloads = "".join(f'<link rel="modulepreload" href="{self.addresses[p]}">'
                            for p in preloaded)
         head = f'<script type="importmap">{importmap}</script>{preloads}'
+        for name, data in sorted(self.blocks.items()):
+            # "</" written "<\/" (the same JSON): the block cannot end early.
+            data = data.replace("</", "<\\/")
+            head += f'<script type="application/json" id="{name}">{data}</script>'
         def hashed(m: re.Match[str]) -> str:
             return f'{m["attr"]}="{self.addresses.get(m["path"], "/" + m["path"])}"'
 
@@ -178,16 +192,23 @@ class WebFiles:
         path = scope["path"].lstrip("/") or PAGE
         if path.endswith("/"):
             path += PAGE
-        found = self.files.get(path)
+        request = Headers(scope=scope)
+        vary = "Accept-Encoding"
+        if path == PAGE:
+            lang = reader_language(cookie_parser(request.get("cookie", "")),
+                                   request.get("accept-language"))
+            found: WebFile | None = self.pages[lang]
+            vary = "Accept-Encoding, Accept-Language, Cookie"
+        else:
+            found = self.files.get(path)
         if found is None:
             return Response("Not Found", status_code=404, media_type="text/plain")
         query = scope.get("query_string", b"").decode()
         hashed = query == f"v={found.version}"
-        request = Headers(scope=scope)
         headers = {
             "cache-control": IMMUTABLE if hashed else REVALIDATE,
             "etag": found.etag,
-            "vary": "Accept-Encoding",
+            "vary": vary,
         }
         if request.get("if-none-match") == found.etag:
             return Response(status_code=304, headers=headers)

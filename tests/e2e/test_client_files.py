@@ -68,7 +68,13 @@ def test_the_page_loads_one_hashed_bundle_let_run_by_the_policy(bundled_server: 
         policy = page.headers["content-security-policy"]
         assert re.search(r"script-src 'self' 'sha256-[^']+'(;|$)", policy), policy
         assert f"'sha256-{digest}'" in policy
-        assert page.text.count("<script") == 2  # the map and the module
+        # The map and the module run; the rest are data blocks: the reader's catalogue
+        # and the variants, as GET /api/variants says them.
+        assert re.findall(r'<script type="([^"]+)"', page.text) == \
+            ["importmap", "application/json", "module", "application/json"]
+        variants = re.search(r'<script type="application/json" id="variants">(.*?)</script>',
+                             page.text)
+        assert variants and json.loads(variants.group(1)) == http.get("/api/variants").json()
         assert '<meta name="description" content="' in page.text
         # One request brings the client: a tenth of the modules' bytes, in brotli.
         sent = http.get(MODULE.findall(page.text)[0], headers={"Accept-Encoding": "br"})
@@ -88,7 +94,7 @@ def test_a_bundle_older_than_the_modules_is_passed_over(tmp_path: Path) -> None:
         module.write("// edited\n")
     files = WebFiles(web)
     assert not files.bundled
-    page = files.files["index.html"].body.decode()
+    page = files.pages["en"].body.decode()
     found = IMPORTMAP.search(page)
     assert found
     imports = json.loads(found.group(1))["imports"]
@@ -134,15 +140,51 @@ def test_a_persian_page_loads_the_persian_catalogue_alone(bundled_server: Server
     page = tab.page
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
-    page.context.add_init_script("localStorage.setItem('domino.lang', 'fa');")
+    page.context.add_init_script(
+        "if (!localStorage.getItem('domino.lang')) localStorage.setItem('domino.lang', 'fa');")
     page.goto(f"{bundled_server.url}/#/lobby")
     expect(page.locator("h1")).to_have_text("سالن")
     catalogues = sorted({re.sub(r"\?.*", "", u.rsplit("/", 1)[1]) for u in asked if "/lang/" in u})
     assert catalogues == ["fa.json"], asked
-    # Choosing another language loads that one then.
+    # Chosen here, said to the server: the next page comes drawn in Persian, right to
+    # left, with its catalogue and the variants in it, and asks for neither.
+    asked.clear()
+    answer = page.reload()
+    expect(page.locator("h1")).to_have_text("سالن")
+    assert answer is not None
+    drawn = answer.text()
+    assert '<html lang="fa" dir="rtl">' in drawn and 'data-i18n="nav.lobby">سالن</a>' in drawn
+    assert not [u for u in asked if "/lang/" in u or "/api/variants" in u], asked
+    # Choosing another language loads that one then, and the server draws it next.
     page.locator("[data-testid=lang]").select_option("ru")
     expect(page.locator("h1")).to_have_text("Лобби")
+    answer = page.reload()
+    assert answer is not None and '<html lang="ru" dir="ltr">' in answer.text()
+    expect(page.locator("h1")).to_have_text("Лобби")
     tab.assert_clean()
+
+
+def test_the_page_is_drawn_in_the_readers_language(bundled_server: Server) -> None:
+    """His choice (the cookie the client keeps) first, then his browser's languages in
+    their order, then English; the page says it varies by both."""
+    def page(headers: dict[str, str]) -> httpx.Response:
+        return httpx.get(f"{bundled_server.url}/", headers=headers, timeout=30)
+
+    for headers, lang in (({}, "en"), ({"Accept-Language": "de-DE,th;q=0.9,ru;q=0.8"}, "th"),
+                          ({"Accept-Language": "fa-IR", "Cookie": "domino.lang=lo"}, "lo"),
+                          ({"Accept-Language": "fa-IR", "Cookie": "domino.lang=xx"}, "fa")):
+        answer = page(headers)
+        direction = "rtl" if lang == "fa" else "ltr"
+        assert f'<html lang="{lang}" dir="{direction}">' in answer.text, headers
+        block = re.search(r'<script type="application/json" id="words" data-lang="(\w+)">(.*?)'
+                          r"</script>", answer.text, re.S)
+        assert block and block.group(1) == lang
+        assert json.loads(block.group(2)) == json.loads((WEB / "lang" / f"{lang}.json").read_text())
+        assert answer.headers["vary"] == "Accept-Encoding, Accept-Language, Cookie"
+    persian = page({"Accept-Language": "fa"})
+    assert persian.headers["etag"] != page({}).headers["etag"]
+    again = page({"Accept-Language": "fa", "If-None-Match": persian.headers["etag"]})
+    assert again.status_code == 304
 
 
 def test_the_service_worker_shows_the_offline_page_with_the_server_stopped(
