@@ -13,6 +13,7 @@ import base64
 import hashlib
 import json
 import re
+import secrets
 import shutil
 import subprocess
 from pathlib import Path
@@ -185,6 +186,41 @@ def test_the_page_is_drawn_in_the_readers_language(bundled_server: Server) -> No
     assert persian.headers["etag"] != page({}).headers["etag"]
     again = page({"Accept-Language": "fa", "If-None-Match": persian.headers["etag"]})
     assert again.status_code == 304
+
+
+# The page's layout shift so far (what Lighthouse adds up as CLS), from its first paint.
+SHIFTS = """window.__shifted = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifted += e.value;
+}).observe({ type: "layout-shift", buffered: true });"""
+
+
+def test_nothing_moves_as_the_lobby_and_a_table_fill_in_on_a_phone(
+    bundled_server: Server, open_tab  # type: ignore[no-untyped-def]
+) -> None:
+    """The lobby with a running table in its list, and that table mid-game as a spectator
+    sees it: each drawn once what it shows is in, so nothing already on the screen moves
+    (the lobby's side panel under a filling list, the table's parts under its first state,
+    the chat under the log)."""
+    with httpx.Client(base_url=bundled_server.url, timeout=30) as http:
+        token = http.post("/api/auth/register", json={
+            "username": f"still_{secrets.token_hex(3)}", "password": "correct horse battery",
+        }).json()["token"]
+        http.headers["Authorization"] = f"Bearer {token}"
+        table_id = http.post("/api/tables", json={
+            "variant": "goat", "seats": 2, "turn_seconds": 300, "rated": False}).json()["id"]
+        http.post(f"/api/tables/{table_id}/bots", json={"strength": "random"}).raise_for_status()
+    for address, filled in (("#/lobby", f"[data-table-id='{table_id}']"),
+                            (f"#/table/{table_id}", "[data-testid=log] li")):
+        tab = open_tab(PHONE)  # a page of its own, from its first paint
+        page = tab.page
+        page.context.add_init_script(SHIFTS)
+        page.goto(f"{bundled_server.url}/{address}")
+        expect(page.locator(filled).first).to_be_visible()
+        page.wait_for_timeout(1500)
+        shifted = page.evaluate("window.__shifted")
+        assert shifted < 0.02, (address, shifted)
+        tab.assert_clean()
 
 
 def test_the_service_worker_shows_the_offline_page_with_the_server_stopped(
