@@ -1,3 +1,12 @@
+# The client's modules as one minified module (bundle.mjs, with the esbuild that
+# package-lock.json pins); only the bundle goes on to the image.
+FROM node:20-slim AS web
+WORKDIR /src
+COPY package.json package-lock.json bundle.mjs ./
+RUN npm ci --no-audit --no-fund --loglevel=error
+COPY app/web ./app/web
+RUN node bundle.mjs
+
 # The server alone, as docker-compose.yml runs it: no development extras, not root.
 FROM python:3.11-slim
 
@@ -16,6 +25,7 @@ RUN pip install --require-hashes -r requirements.lock \
     && pip install --require-hashes -r requirements-build.lock
 COPY pyproject.toml README.md ./
 COPY app ./app
+COPY --from=web /src/app/web/dist ./app/web/dist
 COPY migrations ./migrations
 # Editable, so the server finds the top-level migrations/ beside the package; the files
 # stay root's, read-only for the server.

@@ -19,7 +19,7 @@ LOCK_FLAGS :=
 LOCK_ARGS := --generate-hashes --no-strip-markers --python-version 3.11 \
 	--python-platform x86_64-unknown-linux-gnu --custom-compile-command 'make lock'
 
-.PHONY: run test services browser nginx node lint lock cluster test-cluster
+.PHONY: run test services browser nginx node lint lock cluster test-cluster web
 
 # --clear: the environment holds what the lock lists and nothing left from an older one.
 # Editable, so the server finds the top-level migrations/ beside the package.
@@ -50,8 +50,18 @@ lock:
 	"$$tmp/bin/uv" pip compile -q - $(LOCK_ARGS) $(LOCK_FLAGS) \
 		-c requirements-dev.lock -o requirements-build.lock
 
-run: $(RUN_STAMP)
+run: $(RUN_STAMP) web
 	$(RUN_VENV)/bin/domino serve
+
+# The client's modules as one minified module (bundle.mjs, with esbuild); the server
+# serves it while it matches the modules, and the modules one by one otherwise.
+WEB_JS := $(wildcard app/web/js/*.js app/web/js/*/*.js app/web/js/*/*/*.js)
+WEB_BUNDLE := app/web/dist/main.js
+
+web: $(WEB_BUNDLE)
+
+$(WEB_BUNDLE): $(WEB_JS) bundle.mjs $(NODE_STAMP)
+	node bundle.mjs
 
 # The tests use the machine's PostgreSQL and Redis; start them when they are down.
 services:
@@ -96,5 +106,5 @@ lint: $(STAMP) $(NODE_STAMP)
 # Two workers: most tests wait on servers, clocks and browsers, so two share two cores well.
 # Work stealing: a worker that runs out takes tests from the other's queue, so one long
 # browser game near the end does not leave a queue waiting behind it.
-test: $(STAMP) services browser nginx
+test: $(STAMP) web services browser nginx
 	$(VENV)/bin/python -m pytest -n 2 --dist worksteal --durations=25

@@ -142,7 +142,7 @@ def create_app() -> FastAPI:
     # What another site's page sends (with the player's cookie) goes no further; its
     # refusal carries the security headers too.
     app.add_middleware(OriginGuard, allowed_origins=settings.origins)
-    web = WebFiles(WEB)
+    web = WebFiles(WEB, blocks={"variants": variants.playable_json()})
     app.add_middleware(SecurityHeaders, script_hashes=web.script_hashes)
     # Outermost, so every log line of a request (the rate limiter's too) carries its id.
     app.add_middleware(observe.RequestIds)

@@ -22,6 +22,8 @@ from typing import Literal, get_args
 
 LANGUAGES = ("en", "ru", "th", "fa", "lo")
 DEFAULT = "en"
+# Written right to left (the page's dir).
+RIGHT_TO_LEFT = frozenset({"fa"})
 FOLDER = Path(__file__).parent / "web" / "lang"
 
 Param = str | int

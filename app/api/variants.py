@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from app.services import variants as catalogue
 
@@ -35,6 +35,15 @@ class Variant(BaseModel):
     target: int | None  # the score every game is played to, when no option sets it
 
 
+def playable() -> list[Variant]:
+    return [Variant.model_validate(v) for v in catalogue.playable()]
+
+
+def playable_json() -> str:
+    """The list as GET /api/variants sends it (the page carries it too: app/api/webfiles.py)."""
+    return TypeAdapter(list[Variant]).dump_json(playable()).decode()
+
+
 @router.get("")
 async def variants() -> list[Variant]:
-    return [Variant.model_validate(v) for v in catalogue.playable()]
+    return playable()

@@ -4,6 +4,7 @@
 // needs. API answers, the socket and anything with a player's data go to the network
 // only and are never kept.
 
+// Named in app/web/js/main.js too, which puts the catalogue the page came with here.
 const CACHE = "domino-client-v1";
 const OFFLINE = ["/offline.html", "/offline.js", "/css/style.css", "/icons/icon.svg"];
 
@@ -19,7 +20,7 @@ self.addEventListener("activate", (event) => {
 
 /** Whether a request is for one of the client's files (not the API, the socket or metrics). */
 function clientFile(url) {
-  return url.origin === self.location.origin && /^\/(js|css|lang|icons)\//.test(url.pathname);
+  return url.origin === self.location.origin && /^\/(js|dist|css|lang|icons)\//.test(url.pathname);
 }
 
 self.addEventListener("fetch", (event) => {

@@ -25,19 +25,45 @@ function fromBrowser() {
 }
 
 /** One language's catalogue. Only the reader's is loaded: every catalogue has every key
- * (tests/test_words.py), so none needs another to fall back on. */
+ * (tests/test_words.py), so none needs another to fall back on. The address is absolute,
+ * so the bundle (bundle.mjs) leaves the catalogues out and the import map names them. */
 async function load(code) {
-  const module = await import(`../lang/${code}.json`, { with: { type: "json" } });
+  const module = await import(`/lang/${code}.json`, { with: { type: "json" } });
   return module.default;
+}
+
+/** The catalogue the server put in the page (app/api/shell.py), if it is `code`'s. */
+function inPage(code) {
+  const block = document.getElementById("words");
+  return block && block.dataset.lang === code ? JSON.parse(block.textContent) : null;
+}
+
+/** The server draws the page in the language chosen here: it reads this cookie. */
+function tellServer(code) {
+  document.cookie = `${LANG_KEY}=${code}; path=/; max-age=31536000; samesite=lax`;
 }
 
 let current = (() => {
   const saved = localStorage.getItem(LANG_KEY);
-  return saved && CODES.includes(saved) ? saved : fromBrowser();
+  if (saved && CODES.includes(saved)) {
+    tellServer(saved);
+    return saved;
+  }
+  return fromBrowser();
 })();
-let words = await load(current);
+let words = inPage(current) || await load(current);
 let plurals = new Intl.PluralRules(current);
 let numbers = new Intl.NumberFormat(current);
+
+/** The offline page (app/web/offline.js) says its words from the reader's catalogue in the
+ * service worker's cache (`cacheName`, app/web/sw.js): a catalogue that came in the page
+ * is put there, as the worker keeps one that was fetched. */
+export function keepForOffline(cacheName) {
+  const block = document.getElementById("words");
+  if (!block || block.dataset.lang !== current || !("caches" in self)) return;
+  const copy = new Response(block.textContent, { headers: { "content-type": "application/json" } });
+  caches.open(cacheName).then((cache) => cache.put(`/lang/${current}.json`, copy)).catch(() => {});
+}
 
 export function lang() {
   return current;
@@ -60,6 +86,7 @@ export async function setLang(code) {
   plurals = new Intl.PluralRules(current);
   numbers = new Intl.NumberFormat(current);
   localStorage.setItem(LANG_KEY, code);
+  tellServer(code);
   applyLanguage();
   window.dispatchEvent(new CustomEvent("domino:lang", { detail: code }));
 }

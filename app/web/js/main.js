@@ -5,7 +5,7 @@
 import { auth, get } from "./api.js";
 import { setTitle } from "./alerts.js";
 import { h, nameTag, replace, s } from "./dom.js";
-import { LANGUAGES, applyLanguage, lang, setLang, t } from "./i18n.js";
+import { LANGUAGES, applyLanguage, keepForOffline, lang, setLang, t } from "./i18n.js";
 import { applyTheme, muted, setMuted, setTheme, theme } from "./prefs.js";
 import { socket } from "./socket.js";
 import { signOut, toast } from "./ui.js";
@@ -217,7 +217,8 @@ loadVariants().catch(() => {}).finally(route);
 // Installable, and an offline page (app/web/sw.js), once the page has what it needs.
 // (The load event may be over already: this module waited for its catalogue.)
 if ("serviceWorker" in navigator) {
-  const register = () => navigator.serviceWorker.register("/sw.js").catch(() => {});
+  const register = () => navigator.serviceWorker.register("/sw.js")
+    .then(() => keepForOffline("domino-client-v1")).catch(() => {});
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register);
 }

@@ -7,8 +7,18 @@ import { get } from "./api.js";
 let loading = null;
 let known = null;
 
-/** The list, fetched once per page load. */
+/** The list the server put in the page (app/api/webfiles.py), if it did. */
+function inPage() {
+  const block = document.getElementById("variants");
+  return block ? JSON.parse(block.textContent) : null;
+}
+
+/** The list, from the page or else fetched, once per page load. */
 export function loadVariants() {
+  if (!loading && !known) {
+    known = inPage();
+    if (known) loading = Promise.resolve(known);
+  }
   if (!loading) {
     loading = get("/api/variants").then((list) => {
       known = list;

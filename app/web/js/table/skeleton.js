@@ -38,14 +38,18 @@ export function skeleton(tableId) {
     h("div", { class: "counts" }, el.roundInfo, el.bazaarInfo, el.watchers));
   el.felt = h("div", { class: "felt" }, el.board, el.summaryBox);
   el.chatForm = h("form", { class: "chat-form" }, el.chatInput, h("button", { type: "submit" }, t("chat.send")));
+  // The game's parts are shown once the page knows what the table is (its first state,
+  // or a table still waiting or gone): drawn before, they would stand in the wrong
+  // shape (a waiting box) and move as the game filled in (`showLayout`).
+  el.layout = h("div", { class: "table-layout", hidden: true },
+    h("div", { class: "table-main" }, el.waiting, el.seatsBox, el.statusBar, el.felt, el.mine, el.result, el.courtyard),
+    h("div", { class: "table-side" },
+      h("section", { class: "card" }, h("h2", {}, t("table.score")), el.sheet),
+      h("section", { class: "card" }, h("h2", {}, t("table.log")), el.log),
+      h("section", { class: "card chat" }, h("h2", {}, t("table.chat")), el.chatList, el.chatForm, el.chatNote)));
   el.page = h("section", { class: "table-page", dataset: { tableId } },
     h("div", { class: "table-head" }, h("div", {}, h("div", { class: "table-title-row" }, el.title, el.rulesLink), el.subtitle), el.headActions),
-    h("div", { class: "table-layout" },
-      h("div", { class: "table-main" }, el.waiting, el.seatsBox, el.statusBar, el.felt, el.mine, el.result, el.courtyard),
-      h("div", { class: "table-side" },
-        h("section", { class: "card" }, h("h2", {}, t("table.score")), el.sheet),
-        h("section", { class: "card" }, h("h2", {}, t("table.log")), el.log),
-        h("section", { class: "card chat" }, h("h2", {}, t("table.chat")), el.chatList, el.chatForm, el.chatNote))),
+    el.layout,
     el.announce);
   return el;
 }

@@ -206,7 +206,21 @@ function createForm(variants) {
   return form;
 }
 
-export function renderLobby(root) {
+export async function renderLobby(root) {
+  // Drawn once the tables are here, so nothing moves as the list fills (on a phone the
+  // list stands above the side panel): the tables, the player's own and the variants
+  // are asked for at once.
+  const [first, myTables, variants] = await Promise.all([
+    get("/api/tables").catch((err) => {
+      toast(err.message);
+      return [];
+    }),
+    auth.signedIn ? get("/api/me/tables").catch(() => []) : [],
+    loadVariants().catch((err) => {
+      toast(t("lobby.games_failed", { reason: err.message }));
+      return null;
+    }),
+  ]);
   const tables = new Map();
   const list = h("ul", { class: "table-list", "data-testid": "table-list" });
   const empty = h("p", { class: "muted empty" }, t("lobby.empty"));
@@ -226,51 +240,37 @@ export function renderLobby(root) {
     redraw();
   };
 
-  const aside = auth.signedIn
-    ? h("div", { class: "card create-form" }, h("h2", {}, t("create.title")), h("p", { class: "muted" }, t("lobby.loading_games")))
-    : h("div", { class: "card" }, h("h2", {}, t("lobby.play")),
-      h("p", {}, h("a", { href: "#/signin", class: "button primary" }, t("lobby.sign_in_or_up")), ` ${t("lobby.to_create")}`));
+  const side = [];
+  // Quick pairing: the "Play now" box (and, last, who is looking for a game).
+  let playNow = null;
+  if (variants && auth.signedIn) {
+    playNow = playNowBox(variants, (v) => auth.player?.ratings?.[v]?.skill ?? 1500);
+    side.push(playNow.node);
+  }
+  // The tables the player sits at, private ones too (they are in no list of the lobby).
+  if (myTables.length) {
+    side.push(h("div", { class: "card my-tables", "data-testid": "my-tables" },
+      h("h2", {}, t("people.my_tables")), h("ul", { class: "table-list" }, myTables.map(tableCard))));
+  }
+  if (variants) side.push(playComputerBox(variants));
+  if (auth.signedIn) {
+    side.push(variants ? createForm(variants)
+      : h("div", { class: "card create-form" }, h("h2", {}, t("create.title")), h("p", { class: "muted" }, t("lobby.loading_games"))));
+  } else {
+    side.push(h("div", { class: "card" }, h("h2", {}, t("lobby.play")),
+      h("p", {}, h("a", { href: "#/signin", class: "button primary" }, t("lobby.sign_in_or_up")), ` ${t("lobby.to_create")}`)));
+  }
+  const seeks = openSeeksList();
+  side.push(seeks.node);
   root.append(h("section", { class: "lobby" },
     h("div", { class: "lobby-tables" }, h("h1", {}, t("lobby.title")), empty, list),
-    h("aside", { class: "lobby-side" }, aside)));
-
-  // The tables the player sits at, private ones too (they are in no list of the lobby).
-  if (auth.signedIn) {
-    const mine = h("div", { class: "card my-tables", "data-testid": "my-tables", hidden: true },
-      h("h2", {}, t("people.my_tables")));
-    aside.before(mine);
-    get("/api/me/tables").then((all) => {
-      if (!all.length) return;
-      mine.append(h("ul", { class: "table-list" }, all.map(tableCard)));
-      mine.hidden = false;
-    }).catch(() => {});
-  }
-
-  // Quick pairing: the "Play now" box and who is looking for a game.
-  const seeks = openSeeksList();
-  let playNow = null;
-  aside.after(seeks.node);
-  loadVariants().then((variants) => {
-    redraw(); // option words now leave the defaults out
-    aside.before(playComputerBox(variants));
-    if (auth.signedIn) aside.replaceWith(createForm(variants));
-    if (auth.signedIn) {
-      playNow = playNowBox(variants, (v) => auth.player?.ratings?.[v]?.skill ?? 1500);
-      seeks.node.parentNode.prepend(playNow.node);
-    }
-  }).catch((err) => toast(t("lobby.games_failed", { reason: err.message })));
+    h("aside", { class: "lobby-side" }, side)));
+  setAll(first);
 
   const offs = [];
   let poll = null;
-  let live = false; // once the socket has sent the lobby, it is fresher than GET
-  get("/api/tables").then((all) => {
-    if (!live) setAll(all);
-  }).catch((err) => toast(err.message));
   if (auth.signedIn) {
-    offs.push(socket.on("lobby", (msg) => {
-      live = true;
-      setAll(msg.tables);
-    }));
+    offs.push(socket.on("lobby", (msg) => setAll(msg.tables)));
     offs.push(socket.on("lobby.update", (msg) => {
       if (msg.table && msg.table.id !== undefined) tables.set(msg.table.id, msg.table);
       redraw();
@@ -293,7 +293,6 @@ export function renderLobby(root) {
     // Spectators may not subscribe to the lobby; refresh it now and then instead.
     poll = setInterval(() => get("/api/tables").then(setAll).catch(() => {}), 10000);
   }
-  redraw();
   return () => {
     if (auth.signedIn) socket.sendIfOpen({ type: "lobby.unsubscribe" });
     offs.forEach((off) => off());

@@ -92,7 +92,19 @@ export function renderTable(root, tableId) {
 
   let sheetDrawn = null; // what the score sheet was last drawn from
 
+  /** Whether the page knows what to draw: the game (its first state), a table that
+   * waits for players, or one that is gone. */
+  function showLayout() {
+    const known = state.gone || Boolean(state.view) || state.table?.status === "waiting";
+    el.layout.hidden = !known;
+    return known;
+  }
+
   function render() {
+    if (!showLayout()) {
+      renderHead(ctx);
+      return;
+    }
     if (state.gone) {
       renderGone(ctx);
       return;
@@ -128,7 +140,7 @@ export function renderTable(root, tableId) {
   // count, nothing else: the rest of the page is left as it is, its buttons included, so
   // a click pressed while a socket comes or goes is not lost on a button drawn anew.
   function renderPresence() {
-    if (state.gone) return;
+    if (state.gone || !showLayout()) return;
     renderWaiting(ctx);
     const v = state.view;
     if (!v || !v.seats || v.status === "waiting") return;
