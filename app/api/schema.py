@@ -33,7 +33,8 @@ from pydantic import TypeAdapter
 from typing_extensions import is_typeddict
 
 from app.api.protocol import ClientMessage
-from app.wire.messages import PROTOCOL, InterProcess, PlayerNotice, ServerMessage, TournamentNote
+from app.wire.between import InterProcess, PlayerNotice, TournamentNote
+from app.wire.messages import PROTOCOL, ServerMessage
 
 # Each direction's union, and the two messages between processes that go on channels of
 # their own (players', tournaments') and carry no `kind`.

@@ -28,7 +28,7 @@ import orjson
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.live.store import Announced, LiveStore, announced
-from app.wire.messages import Resubscribed
+from app.wire.between import Resubscribed
 from app.wire.notes import (
     LOBBY_NOTES,
     RESUBSCRIBED,

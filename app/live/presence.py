@@ -12,7 +12,7 @@ from redis.commands.core import AsyncScript
 from app.live.base import StoreBase, dumps
 from app.live.reads import Versioned, versioned
 from app.live.scripts import run_script
-from app.wire.messages import TableNote
+from app.wire.between import TableNote
 
 
 def live_watchers(watchers: dict[Any, Any], now_ms: int) -> int:

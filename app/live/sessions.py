@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import orjson
 
 from app.live.store import LiveStore
-from app.wire.messages import Revoked
+from app.wire.between import Revoked
 
 REVOKED = "-"
 

@@ -42,8 +42,9 @@ from app.live.base import StoreBase, dumps
 from app.live.client import outage
 from app.live.ratelimit import Charge, Refused, Verdict
 from app.live.scripts import run_script
+from app.wire.between import LobbyChange, LobbyGone, RemovedNote
 from app.wire.bytes import change_header, write_argv
-from app.wire.messages import LobbyChange, LobbyGone, RemovedNote, TableInfo
+from app.wire.messages import TableInfo
 
 log = logging.getLogger(__name__)
 

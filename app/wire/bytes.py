@@ -28,7 +28,7 @@ from typing import Any, cast
 
 import orjson
 
-from app.wire.messages import ChangeHeader
+from app.wire.between import ChangeHeader
 
 # -- a change's announcement ------------------------------------------------------------
 

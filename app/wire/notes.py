@@ -16,7 +16,7 @@ from typing import Any, Generic, Literal, TypeVar, cast, get_args, get_origin, g
 
 from typing_extensions import TypeIs
 
-from app.wire.messages import (
+from app.wire.between import (
     ChatNote,
     LobbyChange,
     LobbyGone,

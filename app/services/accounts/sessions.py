@@ -36,7 +36,7 @@ from app.live.hub import Hub
 from app.live.sessions import SessionCache
 from app.live.store import LiveStore
 from app.services.accounts.credentials import PlayerRef
-from app.wire.messages import Resubscribed, Revoked
+from app.wire.between import Resubscribed, Revoked
 from app.wire.notes import SESSION_NOTES
 
 log = logging.getLogger(__name__)

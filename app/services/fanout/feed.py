@@ -40,7 +40,8 @@ from app.services.fanout.snapshot import _UNPARSED, Snapshot, load_snapshot
 from app.services.fanout.watch import Subscriber, Watch
 from app.services.tables.lobby import list_tables
 from app.services.tables.table import Table
-from app.wire.messages import LobbyRemove, LobbyUpdate, Resubscribed, TableInfo
+from app.wire.between import Resubscribed
+from app.wire.messages import LobbyRemove, LobbyUpdate, TableInfo
 from app.wire.notes import LobbyNoteIn
 
 __all__ = ["PRESENCE_REFRESH_SECONDS", "Feed", "Snapshot", "Subscriber"]

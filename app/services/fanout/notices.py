@@ -27,7 +27,8 @@ from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
 from app.services.tables.courtyard import sits_there
 from app.services.tables.transact import load
-from app.wire.messages import KeptNotice, Notice, PlayerNotice, Resubscribed, ServerMessage
+from app.wire.between import PlayerNotice, Resubscribed
+from app.wire.messages import KeptNotice, Notice, ServerMessage
 from app.wire.notes import PLAYER_NOTES, resubscribed
 
 # How long a notice nobody acted on is kept (a seek's table, a round's: over well before).

@@ -23,8 +23,9 @@ from app.services.tables.transact import (
     own_view,
     public_view,
 )
+from app.wire.between import ChangeFields
 from app.wire.bytes import join_parts, joined_view, members, split_parts, view_head, view_rest
-from app.wire.messages import ChangeFields, PublicView, TablePresence, TableState
+from app.wire.messages import PublicView, TablePresence, TableState
 
 _UNPARSED: Any = object()
 

@@ -23,13 +23,8 @@ from app.db.session import Database
 from app.live.hub import Hub
 from app.live.store import LiveStore, dumps
 from app.services.gathering import tournaments
-from app.wire.messages import (
-    Resubscribed,
-    ServerMessage,
-    TournamentInfo,
-    TournamentNote,
-    TournamentUpdate,
-)
+from app.wire.between import Resubscribed, TournamentNote
+from app.wire.messages import ServerMessage, TournamentInfo, TournamentUpdate
 from app.wire.notes import TOURNAMENT_NOTES, resubscribed
 
 log = logging.getLogger(__name__)

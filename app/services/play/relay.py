@@ -41,7 +41,7 @@ from app.services.fanout.feed import Feed
 from app.services.play import moves
 from app.services.tables.settle import settled
 from app.services.tables.transact import ServiceError
-from app.wire.messages import PlayedReply, RelayedPlay, Resubscribed
+from app.wire.between import PlayedReply, RelayedPlay, Resubscribed
 from app.wire.notes import PROCESS_NOTES, ProcessNote
 
 log = logging.getLogger(__name__)
