@@ -9,7 +9,7 @@ import shutil
 import socket
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -213,13 +213,29 @@ def _worker(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for stop in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(stop, worker.stop)
+        orphaned = None
+        if args.parent is not None:
+            orphaned = asyncio.create_task(_stop_when_orphaned(args.parent, worker.stop))
         try:
             await worker.run()
         finally:
+            if orphaned is not None:
+                orphaned.cancel()
             await db.dispose()
 
     asyncio.run(work())
     return 0
+
+
+async def _stop_when_orphaned(parent: int, stop: Callable[[], None]) -> None:
+    """A worker started by a server stops as SIGTERM would stop it once that server is gone,
+    however it went (a server that ends by its own signal raised again, as uvicorn's does,
+    or SIGKILL, runs no code that could stop it)."""
+    import asyncio
+
+    while os.getppid() == parent:
+        await asyncio.sleep(1.0)
+    stop()
 
 
 @contextlib.contextmanager
@@ -239,7 +255,8 @@ def _embedded_worker(settings: Settings) -> Iterator[None]:
 
     def keep() -> None:
         while not stopping.is_set():
-            process = subprocess.Popen([sys.executable, "-m", "app.cli", "worker"])
+            process = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", "worker", "--parent", str(os.getpid())])
             child[:] = [process]
             process.wait()
             if not stopping.wait(5.0):
@@ -377,6 +394,9 @@ def build_parser() -> argparse.ArgumentParser:
     migrate = sub.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(func=_migrate)
     worker = sub.add_parser("worker", help="compute reviews of finished games")
+    worker.add_argument("--parent", type=int, default=None,
+                        help="stop once the process with this id is no longer its parent "
+                             "(as `domino serve` starts it)")
     worker.set_defaults(func=_worker)
     replay = sub.add_parser("replay", help="validate a game record and print it completed")
     replay.add_argument("file", help="a domino-record/1 JSON file, or - for standard input")

@@ -258,3 +258,35 @@ def test_a_stop_held_up_by_a_stuck_request_still_ends_within_the_setting(
     with run_server(_embedded_env(tmp_path), log_dir=tmp_path) as server, _stuck_request(server):
         took = _stop(server)
         assert took < SHUTDOWN, server.output()
+
+
+def _children(pid: int) -> set[int]:
+    kids: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        kids |= {int(k) for k in (task / "children").read_text().split()}
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_stopped_server_leaves_no_review_worker_behind(tmp_path: Path) -> None:
+    """The review worker `domino serve` starts beside itself ends with it: uvicorn ends a
+    SIGTERMed server by raising the signal again, which runs none of the code that stops
+    the worker, so the worker sees for itself that its server is gone."""
+    env = {**_embedded_env(tmp_path), "DOMINO_REVIEW_WORKER": "embedded"}
+    with run_server(env, log_dir=tmp_path) as server:
+        deadline = time.monotonic() + 30
+        while not (workers := _children(server.process.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(workers) == 1, "domino serve started no review worker"
+        _stop(server)
+    (worker,) = workers
+    deadline = time.monotonic() + 15
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _alive(worker), "the review worker outlived its server"
