@@ -634,6 +634,9 @@ def private_server(redis_url: str, source: str, log_dir: Path, processes: int = 
             "DOMINO_DATABASE_URL": stack.enter_context(private_database()),
             "DOMINO_REDIS_URL": redis_url,
             "DOMINO_REDIS_PREFIX": prefix,
+            # No review worker beside each server: its reviews of the finished games are not
+            # the server's work, and one stopped by a signal outlives its server.
+            "DOMINO_REVIEW_WORKER": "off",
             **LOAD_LIMITS,
             "DOMINO_API_BURST": "1000000",
             "DOMINO_API_RATE": "1000000",
