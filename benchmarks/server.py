@@ -87,6 +87,21 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def kernel_counters(pid: int) -> dict[str, int]:
+    """A process's system calls that read and that write, and the times it gave up the core
+    (waiting for I/O: voluntary) or had it taken (involuntary), so far."""
+    counts = {}
+    for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("syscr", "syscw"):
+            counts[name] = int(value)
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name.endswith("ctxt_switches"):
+            counts[name.split("_")[0]] = int(value)
+    return counts
+
+
 def redis_counters(url: str) -> dict[str, float]:
     """Redis's own counters now (none without a URL). On a Redis Cluster the masters' sums,
     and each master's as "SHARD host:port NAME"."""
@@ -360,6 +375,8 @@ class Result:
     redis: dict[str, float] = field(default_factory=dict)
     # each server process's CPU seconds, in the order they were started
     cpu_each: list[float] = field(default_factory=list)
+    # each server process's system calls and context switches (`kernel_counters`)
+    kernel_each: list[dict[str, int]] = field(default_factory=list)
 
     def percentile(self, p: float) -> float:
         """The `p` quantile of move -> last seat's view, in ms."""
@@ -384,6 +401,13 @@ class Result:
                 # serialises, the others route what it announced.
                 print("  by process: " + ", ".join(
                     f"{1000 * c / s.moves:.3f}" for c in self.cpu_each) + " ms per move")
+        if self.kernel_each and s.moves:
+            # How often a process goes to the kernel and loses the core for each move: the
+            # same figures summed over two processes as for one mean no wake-ups are added.
+            print("  per move, by process: " + "; ".join(
+                f"{(k['syscr'] + k['syscw']) / s.moves:.2f} system calls, "
+                f"{k['voluntary'] / s.moves:.2f} + {k['nonvoluntary'] / s.moves:.2f} "
+                "context switches (voluntary + involuntary)" for k in self.kernel_each))
         if self.tenths:
             (first, _, round_first), (last, _, round_last) = self.tenths[0], self.tenths[-1]
             print(f"  server CPU per move while every game is on, first tenth of the moves "
@@ -491,6 +515,7 @@ async def drive(
         stats.measuring = True
         redis0 = redis_counters(redis_url)
         each0 = [cpu_seconds(pid) for pid in pids]
+        kernel0 = [kernel_counters(pid) for pid in pids]
         cpu0, t0 = sum(each0), time.perf_counter()
         cpu_marks: list[tuple[int, float, float]] = [(0, cpu0, t0)]
         if long_game:
@@ -509,6 +534,7 @@ async def drive(
             await asyncio.sleep(duration)
         stats.measuring = False
         each1 = [cpu_seconds(pid) for pid in pids]
+        kernel1 = [kernel_counters(pid) for pid in pids]
         cpu1, t1 = sum(each1), time.perf_counter()
         redis1 = redis_counters(redis_url)
         broken = [t.exception() for t in players + readers if t.done() and not t.cancelled()
@@ -522,7 +548,9 @@ async def drive(
     offered = None if think == 0 or long_game else tables / think
     result = Result(label, stats, t1 - t0, cpu1 - cpu0, offered, memory,
                     redis={k: redis1[k] - redis0[k] for k in redis0},
-                    cpu_each=[b - a for a, b in zip(each0, each1, strict=True)])
+                    cpu_each=[b - a for a, b in zip(each0, each1, strict=True)],
+                    kernel_each=[{k: b[k] - a[k] for k in a}
+                                 for a, b in zip(kernel0, kernel1, strict=True)])
     if long_game and cpu_marks[-1][0] >= 20:
         result.tenths = _cpu_per_move_by_tenth(cpu_marks, stats.rounds)
     return result
@@ -633,6 +661,9 @@ def private_server(redis_url: str, source: str, log_dir: Path, processes: int = 
             "DOMINO_DATABASE_URL": stack.enter_context(private_database()),
             "DOMINO_REDIS_URL": redis_url,
             "DOMINO_REDIS_PREFIX": prefix,
+            # No review worker beside each server: its reviews of the finished games are not
+            # the server's work, and one stopped by a signal outlives its server.
+            "DOMINO_REVIEW_WORKER": "off",
             **LOAD_LIMITS,
             "DOMINO_API_BURST": "1000000",
             "DOMINO_API_RATE": "1000000",
@@ -689,6 +720,10 @@ def main() -> int:
                              "taking turns, and print the median ratio")
     parser.add_argument("--lobby", type=int, default=0,
                         help="also this many sockets watching the lobby only")
+    parser.add_argument("--ceiling-only", action="store_true",
+                        help="with a --processes list: measure the bare ceiling server instead "
+                             "of `domino serve`, as many processes of it in turns (what several "
+                             "interpreters on one core cost with no application in them)")
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--frame-bytes", type=int, default=2000, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -756,7 +791,8 @@ def compare(args: argparse.Namespace, accounts: int, setups: list[Setup]) -> Non
     for _ in range(args.pairs):
         for setup in setups:
             with tempfile.TemporaryDirectory() as tmp:
-                results[setup].append(measure_server(args, accounts, Path(tmp), setup))
+                measure = measure_bare if args.ceiling_only else measure_server
+                results[setup].append(measure(args, accounts, Path(tmp), setup))
     base = results[setups[0]]
     print(f"\nmedians over {args.pairs} rounds, setups in turns; ratios to '{setups[0]}' "
           "round by round:")
@@ -791,6 +827,24 @@ def pin(args: argparse.Namespace, servers: list[Server]) -> None:
     if args.pin:
         for server in servers:
             os.sched_setaffinity(server.process.pid, {0})
+
+
+def measure_bare(args: argparse.Namespace, accounts: int, log_dir: Path,
+                 setup: Setup) -> Result:
+    """One measurement of `setup.processes` fresh bare ceiling servers (`--frame-bytes`
+    frames), the tables spread over them like the real servers' (`--by-table`)."""
+    with ExitStack() as stack:
+        servers = []
+        for n in range(setup.processes):
+            (log_dir / str(n)).mkdir()
+            servers.append(stack.enter_context(run_bare(args.frame_bytes, log_dir / str(n))))
+        pin(args, servers)
+        result = asyncio.run(drive(
+            f"ceiling x{setup.processes}, {args.frame_bytes}-byte frames", servers,
+            tables=args.tables, by_table=args.by_table, think=args.think, warmup=args.warmup,
+            duration=args.duration, accounts=accounts, long_game=False, real=False))
+    result.print()
+    return result
 
 
 def measure_server(args: argparse.Namespace, accounts: int, log_dir: Path,
