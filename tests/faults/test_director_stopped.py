@@ -26,7 +26,8 @@ pytestmark = pytest.mark.timeout(300)
 PLAYERS = 16
 
 
-@pytest.mark.parametrize("at", [PAIRING_TOLD, PAIRING_PUBLISHED], ids=["before-kept", "before-published"])
+@pytest.mark.parametrize("at", [PAIRING_TOLD, PAIRING_PUBLISHED],
+                         ids=["before-kept", "before-published"])
 async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
     pg_url: str, redis_url: str, tmp_path: Path, at: bytes
 ) -> None:
