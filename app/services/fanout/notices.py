@@ -5,10 +5,11 @@ kept as state, not only sent (friends, blocks and challenges are rows of their o
 again by the pages).
 
 A notice is kept in the store, in its player's hash of pending notices (one entry a notice,
-named by `notice_key`), in the same step as it is told on the channel every process reads
-(each process hands it to the sockets of those players it has). The pending ones are sent
-again on every `hello`, `lobby.subscribe` and `tournament.subscribe`, so a dead process, a
-lost pub/sub message or a reconnect at the wrong moment never leaves a player untold. A
+named by `notice_key`), and then told on the channel every process reads (each process
+hands it to the sockets of those players it has). The pending ones are sent again on every
+`hello`, `lobby.subscribe` and `tournament.subscribe`, so a dead process, a lost pub/sub
+message or a reconnect at the wrong moment never leaves a player untold; a step whose
+teller died between the two (a pairing) stays untold, and whoever takes it over tells it. A
 notice of a table is done with once the player subscribes to that table (his client went
 there) or the table is over (a courtyard's, for him: once he is not among its four,
 PROTOCOL §2d); the others, and any the player never acts on, expire.
