@@ -56,8 +56,10 @@ async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
                 survivor = second if holder is first else first
                 gate.arm(at, lambda: stop(holder.process.pid), reply=False)
                 sockets = [await Player(survivor.ws_url, a).connect() for a in accounts]
-                started = await http.post(f"/api/tournaments/{tournament_id}/start",
-                                          headers=accounts[0].headers)
+                # asked of the survivor: the holder may be stopped before it answers
+                started = await http.post(
+                    f"{survivor.url}/api/tournaments/{tournament_id}/start",
+                    headers=accounts[0].headers)
                 assert started.status_code == 200, started.text
                 assert await asyncio.to_thread(gate.sprung.wait, 30), "nobody was paired"
                 # Every player is told (by the director that takes over) and his table runs.
