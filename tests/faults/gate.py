@@ -149,3 +149,7 @@ SEEKS_TAKEN = rb"\*\d+\r\n\$7\r\nmatched\r\n"
 # The first command that tells a player of his tournament table (kept as his pending notice,
 # or published): the round's tables are made, nobody is told yet.
 PAIRING_TOLD = rb"tournament\.pairing"
+# The publish of a tournament table's pairing (app/services/fanout/notices.py): its players'
+# notices are kept, the sockets open on every process are not told yet.
+PAIRING_PUBLISHED = (rb"PUBLISH\r\n\$\d+\r\n[^\r]*:ch:players\r\n"
+                     rb"\$\d+\r\n[^\r]*tournament\.pairing")

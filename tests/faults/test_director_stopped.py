@@ -1,7 +1,9 @@
 """The tournament's director stopped (SIGSTOP) in the middle of a round's pairing: its tables
 are made and it is about to tell the first of their players (a gate between it and Redis
-stops it as that word leaves it). The other process takes the lease over and finishes the
-step, so every player is told and reaches a running table.
+stops it as that word leaves it), either before the notice is kept or once it is kept and
+only its publish, which the players' open sockets wait for, is left. The other process
+takes the lease over and finishes the step, so every player is told on the socket he
+has open and reaches a running table.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import redis.asyncio as aioredis
 
 from tests.e2e.client import Player, register
 from tests.faults.games import fault_env, process_id
-from tests.faults.gate import PAIRING_TOLD, RedisGate, stop
+from tests.faults.gate import PAIRING_PUBLISHED, PAIRING_TOLD, RedisGate, stop
 from tests.servers import run_server
 
 pytestmark = pytest.mark.timeout(300)
@@ -24,8 +26,10 @@ pytestmark = pytest.mark.timeout(300)
 PLAYERS = 16
 
 
+@pytest.mark.parametrize("at", [PAIRING_TOLD, PAIRING_PUBLISHED],
+                         ids=["before-kept", "before-published"])
 async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
-    pg_url: str, redis_url: str, tmp_path: Path
+    pg_url: str, redis_url: str, tmp_path: Path, at: bytes
 ) -> None:
     env = fault_env(pg_url, redis_url)
     prefix = env["DOMINO_REDIS_PREFIX"]
@@ -50,10 +54,12 @@ async def test_a_director_stopped_mid_pairing_leaves_nobody_untold(
                     await asyncio.sleep(0.05)  # no director has looked yet
                 holder, gate = servers[held.decode()]
                 survivor = second if holder is first else first
-                gate.arm(PAIRING_TOLD, lambda: stop(holder.process.pid), reply=False)
+                gate.arm(at, lambda: stop(holder.process.pid), reply=False)
                 sockets = [await Player(survivor.ws_url, a).connect() for a in accounts]
-                started = await http.post(f"/api/tournaments/{tournament_id}/start",
-                                          headers=accounts[0].headers)
+                # asked of the survivor: the holder may be stopped before it answers
+                started = await http.post(
+                    f"{survivor.url}/api/tournaments/{tournament_id}/start",
+                    headers=accounts[0].headers)
                 assert started.status_code == 200, started.text
                 assert await asyncio.to_thread(gate.sprung.wait, 30), "nobody was paired"
                 # Every player is told (by the director that takes over) and his table runs.

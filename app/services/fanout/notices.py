@@ -5,10 +5,11 @@ kept as state, not only sent (friends, blocks and challenges are rows of their o
 again by the pages).
 
 A notice is kept in the store, in its player's hash of pending notices (one entry a notice,
-named by `notice_key`), in the same step as it is told on the channel every process reads
-(each process hands it to the sockets of those players it has). The pending ones are sent
-again on every `hello`, `lobby.subscribe` and `tournament.subscribe`, so a dead process, a
-lost pub/sub message or a reconnect at the wrong moment never leaves a player untold. A
+named by `notice_key`), and then told on the channel every process reads (each process
+hands it to the sockets of those players it has). The pending ones are sent again on every
+`hello`, `lobby.subscribe` and `tournament.subscribe`, so a dead process, a lost pub/sub
+message or a reconnect at the wrong moment never leaves a player untold; a step whose
+teller died between the two (a pairing) stays untold, and whoever takes it over tells it. A
 notice of a table is done with once the player subscribes to that table (his client went
 there) or the table is over (a courtyard's, for him: once he is not among its four,
 PROTOCOL §2d); the others, and any the player never acts on, expire.
@@ -66,8 +67,9 @@ class PlayerNotices:
         self.channel = f"{store.keys.prefix}:ch:players"
 
     def _pending_key(self, player_id: int) -> str:
-        # One hash tag for every player's notices and the told marks: `tell` keeps them in
-        # one transaction, which a cluster runs on one slot only.
+        # One hash tag for every player's notices and the told marks: `tell` keeps a notice
+        # for its players in one transaction and `untold` reads many marks in one MGET,
+        # which a cluster runs on one slot only.
         return f"{self.store.keys.family('notices')}:notices:{player_id}"
 
     async def start(self) -> None:
@@ -87,20 +89,24 @@ class PlayerNotices:
         """Keep `message` pending for every one of these players (one transaction), then
         send it on each of their sockets, on every process (telling again is harmless).
         `step`: what the telling completes (a table a pairing made), so that whoever takes
-        the work over can see whether it is still to do (`untold`)."""
+        the work over can see whether it is still to do (`untold`); it is marked done only
+        once the message is both kept and sent."""
         notice: PlayerNotice = {"players": player_ids, "message": message}
-        async with self.store.redis.pipeline(transaction=True) as pipe:
-            if kept(message):
-                key, text = notice_key(message), dumps(message)
+        if kept(message):
+            key, text = notice_key(message), dumps(message)
+            async with self.store.redis.pipeline(transaction=True) as pipe:
                 for player_id in player_ids:
                     pipe.hset(self._pending_key(player_id), key, text)
                     pipe.expire(self._pending_key(player_id), KEPT_SECONDS)
-            if step is not None:
-                pipe.set(self._told_key(step), 1, ex=KEPT_SECONDS * 24)
-            await pipe.execute()
+                await pipe.execute()
         # Once kept (a socket that misses it has it pending): a channel has no slot, so it is
         # not part of a cluster's transaction.
         await self.store.command("PUBLISH", self.channel, dumps(notice))
+        if step is not None:
+            # Last: a teller that dies before the publish leaves the step untold, so whoever
+            # takes the work over tells it (a kept notice alone reaches a player only at his
+            # next hello or subscribe, not on a socket that stays open).
+            await self.store.redis.set(self._told_key(step), 1, ex=KEPT_SECONDS * 24)
 
     async def untold(self, steps: list[str]) -> set[str]:
         """Those of `steps` whose players have not been told (`tell`'s `step`)."""
