@@ -53,28 +53,45 @@ def _check(frames: list[dict[str, Any]], seen: Counter[str], where: str) -> None
 
 
 class Overheard:
-    """Every message published on the channels of a Redis prefix, as (channel, bytes)."""
+    """Every message published on the channels of a Redis prefix, as (channel, bytes).
+
+    A table's and a process's channels are shard channels (app/live/keys.py), which no
+    pattern reaches: those with a listener are looked for every few milliseconds and
+    listened to as well (a message sent before one is found is not heard)."""
 
     def __init__(self, redis_url: str, prefix: str) -> None:
         self.client = aioredis.from_url(redis_url)
         self.pattern = f"{prefix}:*"
         self.heard: list[tuple[str, bytes]] = []
+        self.shards: set[bytes] = set()
 
     async def __aenter__(self) -> Overheard:
         self.pubsub = self.client.pubsub()
         await self.pubsub.psubscribe(self.pattern)
         self.reader = asyncio.create_task(self._read())
+        self.finder = asyncio.create_task(self._find_shard_channels())
         return self
 
+    async def _find_shard_channels(self) -> None:
+        while True:
+            found = set(await self.client.execute_command(
+                "PUBSUB", "SHARDCHANNELS", self.pattern))
+            if found - self.shards:
+                await self.pubsub.ssubscribe(*(found - self.shards))
+                self.shards |= found
+            await asyncio.sleep(0.005)
+
     async def _read(self) -> None:
-        async for message in self.pubsub.listen():
-            if message["type"] == "pmessage":
+        while True:
+            message = await self.pubsub.get_message(timeout=1.0)
+            if message is not None and message["type"] in ("pmessage", "smessage"):
                 self.heard.append((message["channel"].decode(), message["data"]))
 
     async def __aexit__(self, *_: object) -> None:
-        self.reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
+        for task in (self.finder, self.reader):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await self.pubsub.aclose()
         await self.client.aclose()
 
