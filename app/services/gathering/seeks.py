@@ -37,6 +37,7 @@ from app.live.store import LiveStore
 from app.live.tasks import stop_task
 from app.services.fanout.notices import PlayerNotices
 from app.services.gathering.seating import seat_and_start, start_seated
+from app.services.sweeps import sweep_every
 from app.services.tables.caps import SOCKETS, PlayerCaps, RatedGameAlready
 from app.services.tables.lobby import DEFAULT_RESERVE, DEFAULT_ROUND_PAUSE, TableExists, Terms
 from app.services.tables.table import OnTimeout, Person
@@ -285,11 +286,4 @@ class Seeks:
             await self.book.file_unindexed(now_ms() + CHECK_EVERY_MS)
         except (RedisError, OSError) as error:
             metrics.count_error(error)
-        while True:
-            await asyncio.sleep(SWEEP_SECONDS)
-            try:
-                await self.sweep()
-            except (RedisError, OSError) as error:
-                metrics.count_error(error)
-            except Exception:
-                log.exception("the seek sweep failed; trying again")
+        await sweep_every(SWEEP_SECONDS, self.sweep, "the seek sweep")

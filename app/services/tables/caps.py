@@ -17,12 +17,10 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from redis.exceptions import RedisError
-
-from app import metrics
 from app.config import Settings
 from app.live.caps import Caps
 from app.live.store import LiveStore
+from app.services.sweeps import sweep_every
 from app.services.tables.table import REMOVE, Remove, Table
 from app.services.tables.transact import ServiceError, load, now_ms, transact
 
@@ -185,14 +183,7 @@ class PlayerCaps:
 
     async def _sweep(self) -> None:
         every = min(5.0, max(0.1, self.waiting_ms / 4000))
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.expire_waiting()
-            except (RedisError, OSError) as error:
-                metrics.count_error(error)
-            except Exception:
-                log.exception("removing expired waiting tables failed; trying again")
+        await sweep_every(every, self.expire_waiting, "removing expired waiting tables")
 
     # -- sockets -------------------------------------------------------------------------
 

@@ -15,12 +15,10 @@ import asyncio
 import logging
 from dataclasses import replace
 
-from redis.exceptions import RedisError
-
-from app import metrics
 from app.live.scripts import register
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
+from app.services.sweeps import sweep_every
 from app.services.tables import seated
 from app.services.tables.caps import SOCKETS, PlayerCaps
 from app.services.tables.courtyard import Teller, queue_out, tell_rotated
@@ -121,11 +119,4 @@ class QueueAbsence:
         await stop_task(self._task)
 
     async def _sweep(self) -> None:
-        while True:
-            await asyncio.sleep(SWEEP_SECONDS)
-            try:
-                await self.sweep()
-            except (RedisError, OSError) as error:
-                metrics.count_error(error)
-            except Exception:
-                log.exception("the courtyard queues' sweep failed; trying again")
+        await sweep_every(SWEEP_SECONDS, self.sweep, "the courtyard queues' sweep")
