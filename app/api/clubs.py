@@ -5,22 +5,18 @@ inviting have budgets of their own; every list pages (`offset`, `limit`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from pydantic import BaseModel, Field
 
 from app.api.deps import DatabaseDep, OptionalPlayer
-from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer, client_address, refuse, take
 from app.api.schemas import STRICT
-from app.api.tables import LiveDep, _failures
+from app.api.tables import LiveDep, _failures, _refusals
 from app.config import settings
 from app.live.ratelimit import Budget
 from app.services.clubs import clubs
-from app.services.errors import ServiceError
 from app.wire.clubs import (
     ClubInfo,
     ClubJoined,
@@ -59,13 +55,6 @@ class RoleChange(BaseModel):
     model_config = STRICT
     role: Literal["admin", "member"]
 
-
-@contextmanager
-def _refusals() -> Iterator[None]:
-    try:
-        yield
-    except ServiceError as error:
-        raise Refusal.of(error) from error
 
 
 async def _spend(live: LiveDep, buckets: dict[str, Budget]) -> None:

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, status
 from pydantic import BaseModel, Field
 
 from app.api.deps import DatabaseDep
-from app.api.i18n import Refusal
 from app.api.ratelimit import LimitedPlayer, client_address, refuse, take
 from app.api.schemas import STRICT, EpochMs
-from app.api.tables import LiveDep, _failures
+from app.api.tables import LiveDep, _failures, _refusals
 from app.config import settings
 from app.live.ratelimit import Budget
 from app.services.gathering import tournaments
 from app.services.tables.lobby import DEFAULT_RESERVE, MAX_RESERVE
-from app.services.tables.transact import ServiceError
 from app.wire.answers import TournamentListed
 from app.wire.messages import TournamentInfo
 
@@ -64,13 +60,6 @@ class TournamentJoin(BaseModel):
     model_config = STRICT
     club: ClubNumber | None = None
 
-
-@contextmanager
-def _refusals() -> Iterator[None]:
-    try:
-        yield
-    except ServiceError as error:
-        raise Refusal.of(error) from error
 
 
 @router.post("", status_code=status.HTTP_201_CREATED,
