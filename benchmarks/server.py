@@ -172,10 +172,12 @@ class Table:
 class Bot:
     """One seat's socket: plays its turns, times the move's arrival at every seat."""
 
-    def __init__(self, seat: int, token: str, stats: Stats, think: float, rng: random.Random
-                 ) -> None:
+    def __init__(self, seat: int, token: str, stats: Stats, think: float, rng: random.Random,
+                 address: str = "") -> None:
         self.seat = seat
         self.token = token
+        # where the socket says it comes from (X-Forwarded-For, as behind the proxy)
+        self.address = address
         self.stats = stats
         self.think = think
         self.rng = rng
@@ -186,7 +188,9 @@ class Bot:
 
     async def connect(self, ws_url: str) -> None:
         # Offers permessage-deflate, as browsers do: the server's setting decides.
-        self.ws = await websockets.connect(ws_url, max_size=2**22, ping_interval=None)
+        headers = {"X-Forwarded-For": self.address} if self.address else None
+        self.ws = await websockets.connect(ws_url, max_size=2**22, ping_interval=None,
+                                           additional_headers=headers)
         await self.send({"type": "hello", "token": self.token})
         welcome = orjson.loads(await self.ws.recv())
         if welcome.get("type") != "welcome":
@@ -477,7 +481,10 @@ async def drive(
             tokens = [f"bare{i}" for i in range(seats)]
             lobby = RoomLobby()
         rng = random.Random(1)
-        bots = [Bot(i % 4, tokens[i % len(tokens)], stats, think, random.Random(rng.random()))
+        # each player from an address of his own, as the site's are (the per-address
+        # buckets spread as the players' do)
+        bots = [Bot(i % 4, tokens[i % len(tokens)], stats, think, random.Random(rng.random()),
+                    f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}")
                 for i in range(seats)]
         rss_before = sum(rss_bytes(pid) for pid in pids)
         limit = asyncio.Semaphore(50)
@@ -674,6 +681,8 @@ def private_server(redis_url: str, source: str, log_dir: Path, processes: int = 
             "DOMINO_WS_SOCKET_RATE": "1000000",
             "DOMINO_WS_PLAYER_RATE": "1000000",
             "DOMINO_WS_ADDRESS_RATE": "1000000",
+            # the bots' sockets say where they come from, as the proxy's do
+            "DOMINO_TRUSTED_PROXIES": "127.0.0.1",
         }
         if source:
             env["PYTHONPATH"] = str(Path(source).resolve())

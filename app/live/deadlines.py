@@ -1,7 +1,11 @@
-"""Turn deadlines: a sorted set of running tables by when the clock must look at them next
-(kept by every write), claimed once each by whichever process's clock finds them due."""
+"""Turn deadlines: sorted sets of running tables by when the clock must look at them next
+(kept by every write), claimed once each by whichever process's clock finds them due. One
+set on one Redis; on a cluster, parts spread over its masters (app.live.keys), each claimed
+on its own."""
 
 from __future__ import annotations
+
+import asyncio
 
 from redis.commands.core import AsyncScript
 
@@ -14,19 +18,21 @@ class Deadlines(StoreBase):
     async def claim_deadlines(self, now_ms: int, lease_ms: int, limit: int = 50) -> list[str]:
         """Expired turn deadlines, each handed to exactly one caller for `lease_ms`: if that
         caller dies before applying the timeout, the deadline comes back when the lease
-        runs out (lua/claim.lua)."""
-        due = await self._claim(keys=[self.keys.deadlines],
-                                args=[now_ms, now_ms + lease_ms, limit])
-        return [str(x) for x in due]
+        runs out (lua/claim.lua). At most `limit` of each part."""
+        parts = await asyncio.gather(*(
+            self._claim(keys=[key], args=[now_ms, now_ms + lease_ms, limit])
+            for key in self.keys.deadline_sets))
+        return [str(x) for due in parts for x in due]
 
     async def running_since(self, since_ms: int) -> list[str]:
         """Tables whose turn deadline is at or after `since_ms`."""
-        return [str(x) for x in await self.redis.zrangebyscore(
-            self.keys.deadlines, since_ms, "+inf")]
+        parts = await asyncio.gather(*(self.redis.zrangebyscore(key, since_ms, "+inf")
+                                       for key in self.keys.deadline_sets))
+        return [str(x) for part in parts for x in part]
 
     async def deadline_of(self, table_id: str) -> float | None:
-        score = await self.redis.zscore(self.keys.deadlines, table_id)
+        score = await self.redis.zscore(self.keys.deadlines(table_id), table_id)
         return None if score is None else float(score)
 
     async def drop_deadline(self, table_id: str) -> None:
-        await self.redis.zrem(self.keys.deadlines, table_id)
+        await self.redis.zrem(self.keys.deadlines(table_id), table_id)

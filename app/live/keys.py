@@ -4,18 +4,67 @@ The names are made for Redis Cluster as well as for one Redis (where the braces 
 nothing). Everything of one table, its keys and its channel, carries the hash tag
 `{table_id}`, so it lives on one shard and the table's scripts touch one slot. Keys that a
 script touches together but that are not a table's (the lobby's index and retire set, the
-seeks, the caps, the rate-limit buckets, the clock's outage record) share a tag of their
-own (`family`). Keys only ever used alone (a session, a player's tables) carry no tag.
+seeks, the caps, the clock's outage record) share a tag of their own (`family`); a
+rate-limit bucket has its owner's (app.live.ratelimit). Keys only ever used alone (a
+session, a player's tables) carry no tag.
+
+A set that every move touches (the turn deadlines) is one key on one Redis and `parts` keys
+on a cluster, so that no one shard takes every move's share of it: part i is under a tag
+whose slot lies in the i-th of `parts` equal ranges of the slots, and a table's entry is in
+the part whose range holds the table's own slot (on a cluster whose masters hold equal
+ranges, the master of the table itself). Whoever reads the whole set reads every part.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import secrets
 from dataclasses import dataclass
+
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+# How many parts a cluster's shared per-move sets are cut into (see `Keys.parts`).
+CLUSTER_PARTS = 16
+
+
+@functools.cache
+def spread_tags(name: str, parts: int) -> tuple[str, ...]:
+    """`parts` hash tags for the parts of `name`: the i-th one's slot in the i-th of `parts`
+    equal ranges of the cluster's slots."""
+    tags = []
+    for i in range(parts):
+        low = i * REDIS_CLUSTER_HASH_SLOTS // parts
+        high = (i + 1) * REDIS_CLUSTER_HASH_SLOTS // parts
+        n = 0
+        while not low <= key_slot(f"{name}:{n}".encode()) < high:
+            n += 1
+        tags.append(f"{name}:{n}")
+    return tuple(tags)
+
+
+# The slot range the next new table's id is made for (see `new_table_id`).
+_next_range = itertools.count(secrets.randbelow(CLUSTER_PARTS))
+
+
+def new_table_id() -> str:
+    """A new table's id: 16 random hex digits, made so that its slot falls in the next of
+    `CLUSTER_PARTS` equal ranges of the cluster's slots in turn. Tables (and with them their
+    deadline parts) then spread evenly over a cluster's masters, not as chance has it
+    (a hundred random ones: a third each give or take 15 %); on one Redis it changes
+    nothing. 60 of the 64 bits stay random."""
+    part = next(_next_range) % CLUSTER_PARTS
+    while True:
+        candidate = secrets.token_hex(8)
+        if key_slot(candidate.encode()) * CLUSTER_PARTS // REDIS_CLUSTER_HASH_SLOTS == part:
+            return candidate
 
 
 @dataclass(frozen=True)
 class Keys:
     prefix: str
+    # 1 on one Redis; CLUSTER_PARTS on a cluster (see the module's text)
+    parts: int = 1
 
     def family(self, name: str) -> str:
         """The prefix of keys that are used together in one script or transaction: one hash
@@ -62,10 +111,26 @@ class Keys:
         """Sorted set of the tables shown in the lobby, scored by creation time."""
         return f"{self.family('lobby')}:tables"
 
+    def _parts(self, name: str) -> tuple[str, ...]:
+        if self.parts == 1:
+            return (self.family(name),)
+        return tuple(self.family(tag) for tag in spread_tags(name, self.parts))
+
+    def _part_of(self, name: str, table_id: str) -> str:
+        parts = self._parts(name)
+        if len(parts) == 1:
+            return parts[0]
+        return parts[key_slot(table_id.encode()) * len(parts) // REDIS_CLUSTER_HASH_SLOTS]
+
     @property
-    def deadlines(self) -> str:
-        """Sorted set table_id -> turn deadline (epoch ms) of every running game."""
-        return self.family("deadlines")
+    def deadline_sets(self) -> tuple[str, ...]:
+        """Sorted sets table_id -> turn deadline (epoch ms) of every running game: one on
+        one Redis, `parts` on a cluster."""
+        return self._parts("deadlines")
+
+    def deadlines(self, table_id: str) -> str:
+        """The deadline set that holds the table's entry."""
+        return self._part_of("deadlines", table_id)
 
     @property
     def retire(self) -> str:

@@ -58,10 +58,11 @@ from app.live.client import (
 )
 from app.live.deadlines import Deadlines
 from app.live.housekeeping import Housekeeping
-from app.live.keys import Keys
+from app.live.keys import CLUSTER_PARTS, Keys
 from app.live.multiplex import Multiplexed
 from app.live.outage import Outage, Outages
 from app.live.presence import Presence
+from app.live.ratelimit import Taker
 from app.live.reads import Reads, Versioned
 from app.live.scripts import register
 from app.live.shards import ShardedChannels
@@ -77,7 +78,8 @@ __all__ = [
 class LiveStore(Writes, Reads, Presence, Deadlines, Housekeeping, Outages):
     def __init__(self, client: aioredis.Redis, prefix: str) -> None:
         self.redis = client
-        self.keys = Keys(prefix)
+        self.clustered = clustered(client)
+        self.keys = Keys(prefix, CLUSTER_PARTS if self.clustered else 1)
         self.writer_prefix = secrets.token_hex(WRITER_PREFIX_BYTES)
         self._writes = itertools.count()
         # What prepares this process's changes for their announcement and shows them here
@@ -94,8 +96,7 @@ class LiveStore(Writes, Reads, Presence, Deadlines, Housekeeping, Outages):
         self._restore = register(client, "restore")
         self._listen = register(client, "listen")
         self._spectators = register(client, "spectators")
-        self._rate_take = register(client, "rate_take")
-        self.clustered = clustered(client)
+        self._taker = Taker(client)
         self._unkept: list[SetCommand] = []
         # The move path's writes share one connection (see app.live.multiplex); the
         # in-process store has no connections to share, a cluster's client one pool a node.

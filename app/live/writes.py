@@ -11,16 +11,17 @@ to read the table back to show the change. Every write carries an id the script 
 so a write retried after a lost reply recognises itself instead of reporting a conflict.
 
 On Redis Cluster a script may touch one slot only: the table's keys (hash tag `{table_id}`)
-are written by the script, and the sets every table shares (each on a slot of its own) are
-kept by a second call right after it (`Sets`), the charge taken by a call before it. A
-second call that fails (its shard is away) is kept and made again by the clock's next sweep
-(`keep_sets`); until then a turn's deadline may be late, never early, and the sets are
-idempotent, so one made twice or out of order does no harm (a claimed deadline whose turn is
-not over comes back, a finished table's is dropped: app.services.play.moves.expire). A
-process that dies between the two calls (microseconds) leaves them unmade, and the table's
-next write makes them again; but a game may have no next write, so the write that ends one
-puts its table in the unwritten set before the script too (the results writer drops a table
-there whose game is not over: a write that lost its compare-and-set).
+are written by the script, and the sets every table shares (each on a slot of its own; the
+deadlines in parts, app.live.keys) are kept by calls around it (`Sets`), the charge taken by
+a call before it. The call before (`_ahead`) makes what must hold even if this process dies
+right after the script: a turn deadline no later than the new one (ZADD LT: a claimed
+deadline whose turn is not over comes back, app.services.play.moves.expire, so early costs
+a look, never a move), the new table's place in the lobby, a finished game's place in the
+unwritten set (the results writer drops a table there whose game is not over: a write that
+lost its compare-and-set). The call after makes them exact. A call that fails (its shard is
+away) is kept and made again by the clock's next sweep (`keep_sets`); until then a turn's
+deadline may be early, never late, and the sets are idempotent, so one made twice or out of
+order does no harm.
 
 A lost table is put back by `restore` (only where it does not exist), at a version past
 any it had.
@@ -28,6 +29,7 @@ any it had.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 from collections.abc import Sequence
@@ -40,7 +42,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from app.live.announce import Announcement
 from app.live.base import StoreBase, dumps
 from app.live.client import outage
-from app.live.ratelimit import Charge, Refused, Verdict
+from app.live.ratelimit import Charge, Refused, Taker, Verdict
 from app.live.scripts import run_script
 from app.wire.between import LobbyChange, LobbyGone, RemovedNote
 from app.wire.bytes import change_header, write_argv
@@ -114,7 +116,7 @@ class Writes(StoreBase):
     _restore: AsyncScript
     _delete: AsyncScript
     _listen: AsyncScript
-    _rate_take: AsyncScript
+    _taker: Taker
     # The shared sets' commands of cluster writes whose second call failed, oldest first.
     _unkept: list[SetCommand]
 
@@ -154,10 +156,29 @@ class Writes(StoreBase):
     async def _charged_alone(self, charge: Charge) -> None:
         """A charge taken by its own call (in a cluster the buckets are not on the table's
         slot): raises `Refused` when refused."""
-        allowed, wait = await run_script(self._rate_take, self.runner, charge.keys, charge.args)
-        charge.verdict = Verdict(bool(int(allowed)), int(wait))
+        charge.verdict = await self._taker.take_all(self.runner, charge)
         if not charge.verdict.allowed:
             raise Refused(charge.verdict.retry_ms)
+
+    async def _ahead(self, write: Write, charge: Charge | None) -> None:
+        """In a cluster, before the table's script: the charge, and what of the shared sets
+        must hold if this process dies right after the script (see the module's text)."""
+        k, table_id = self.keys, write.table_id
+        ahead: list[SetCommand] = []
+        if write.deadline_ms is not None:
+            ahead.append(("ZADD", k.deadlines(table_id), "LT", write.deadline_ms, table_id))
+        if write.finished:
+            ahead.append(("SADD", k.unwritten, table_id))
+        if write.listed and write.expected == 0:
+            ahead.append(("ZADD", k.index, "NX", write.created_ms, table_id))
+        if charge is None:
+            await self._keep(ahead)
+            return
+        kept, charged = await asyncio.gather(self._keep(ahead), self._charged_alone(charge),
+                                             return_exceptions=True)
+        for outcome in (charged, kept):
+            if isinstance(outcome, BaseException):
+                raise outcome
 
     async def write(self, write: Write, charge: Charge | None = None) -> int | None:
         """`written`'s new version."""
@@ -177,9 +198,8 @@ class Writes(StoreBase):
         """
         charged = charge is not None and charge.verdict is None and bool(charge.keys)
         together = not self.clustered  # the shared sets and the charge in the script too
-        if charged and not together:
-            assert charge is not None
-            await self._charged_alone(charge)
+        if not together:
+            await self._ahead(write, charge if charged else None)
             charged = False
         bucket_keys, bucket_args = (charge.keys, charge.args) if charged and charge else ([], [])
         k = self.keys
@@ -214,9 +234,7 @@ class Writes(StoreBase):
             header["fresh_archive"] = True
         keys = self._table_keys(table_id)
         if together:
-            keys += [k.index, k.deadlines, k.unwritten, k.retire, k.snapshot_due]
-        elif write.finished:  # its record must be written even if this process dies now
-            await self._keep([("SADD", k.unwritten, table_id)])
+            keys += [k.index, k.deadlines(table_id), k.unwritten, k.retire, k.snapshot_due]
         try:
             result = await run_script(
                 self._write, self.runner,
@@ -247,15 +265,17 @@ class Writes(StoreBase):
         return None
 
     def _write_sets(self, write: Write) -> list[SetCommand]:
-        """What lua/write.lua does to the shared sets, as commands of their own."""
+        """What lua/write.lua does to the shared sets, as commands of their own (the lobby
+        index only where the table's entry changed: every move's ZADD NX would change
+        nothing on a shard every table shares)."""
         k, table_id = self.keys, write.table_id
         commands: list[SetCommand] = []
-        if write.listed:
+        if write.listed and (write.expected == 0 or write.lobby_entry is not None):
             commands.append(("ZADD", k.index, "NX", write.created_ms, table_id))
         if write.deadline_ms is not None:
-            commands.append(("ZADD", k.deadlines, write.deadline_ms, table_id))
+            commands.append(("ZADD", k.deadlines(table_id), write.deadline_ms, table_id))
         else:
-            commands.append(("ZREM", k.deadlines, table_id))
+            commands.append(("ZREM", k.deadlines(table_id), table_id))
         if write.finished:
             commands.append(("SADD", k.unwritten, table_id))
         if write.retire_at_ms is not None:
@@ -301,7 +321,9 @@ class Writes(StoreBase):
             header["deadline"] = deadline_ms
         keys = self._table_keys(table_id)
         if not self.clustered:
-            keys += [k.index, k.deadlines, k.snapshot_due]
+            keys += [k.index, k.deadlines(table_id), k.snapshot_due]
+        elif deadline_ms is not None:  # as a write's call before its script (`_ahead`)
+            await self._keep([("ZADD", k.deadlines(table_id), "LT", deadline_ms, table_id)])
         done = await self._restore(
             keys=keys,
             args=[
@@ -317,7 +339,7 @@ class Writes(StoreBase):
             if lobby_entry is not None:
                 commands.append(("ZADD", k.index, "NX", created_ms, table_id))
             if deadline_ms is not None:
-                commands.append(("ZADD", k.deadlines, deadline_ms, table_id))
+                commands.append(("ZADD", k.deadlines(table_id), deadline_ms, table_id))
             await self._keep(commands)
         return bool(done)
 
@@ -329,12 +351,13 @@ class Writes(StoreBase):
         gone: LobbyGone = {"kind": "remove", "table_id": table_id, "v": expected + 1}
         keys = self._table_keys(table_id)
         if not self.clustered:
-            keys += [k.index, k.deadlines, k.retire]
+            keys += [k.index, k.deadlines(table_id), k.retire]
         done = await self._delete(
             keys=keys,
             args=[expected, table_id, k.table_channel(table_id), k.lobby_channel,
                   dumps(removed), dumps(gone) if listed else ""],
         )
         if done and self.clustered:
-            await self._keep([("ZREM", key, table_id) for key in (k.index, k.deadlines, k.retire)])
+            await self._keep([("ZREM", key, table_id)
+                              for key in (k.index, k.deadlines(table_id), k.retire)])
         return bool(done)

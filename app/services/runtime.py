@@ -55,7 +55,7 @@ class LiveTables:
             settings.redis_prefix,
         )
         # Rate limits shared by every process, in the same Redis as the tables.
-        self.limiter = RateLimiter(self.store.redis, self.store.keys.family("rate"),
+        self.limiter = RateLimiter(self.store.redis, self.store.keys.prefix,
                                    self.store.runner)
         self.caps = PlayerCaps(self.store, settings)
         self.hub = Hub(self.store)

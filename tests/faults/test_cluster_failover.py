@@ -15,12 +15,15 @@ master once its replica has caught up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import time
 from pathlib import Path
+from typing import cast
 
 import pytest
+from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 from redis.exceptions import RedisError
 
@@ -29,6 +32,7 @@ from app.live.store import LiveStore, Write, connect, dumps
 from tests.e2e.client import Message
 from tests.e2e.game import seat_players
 from tests.faults.games import fault_env, played_fairly_to_the_end
+from tests.faults.gate import RedisGate
 from tests.faults.stores import PrivateCluster
 from tests.faults.test_store_faults import current
 from tests.servers import run_server
@@ -105,16 +109,17 @@ async def test_sets_a_write_could_not_keep_while_their_master_was_away_are_kept_
     store = LiveStore(connect(cluster.url, timeout=1.0), f"kept_{secrets.token_hex(3)}")
     try:
         keys = store.keys
-        away = cluster.master_of(keys.deadlines)
+        # (the lobby's shard: not the first master, which the client needs to read the map)
+        away = cluster.master_of(keys.retire)
         slots = cluster.masters()[away]
         table_id = next(t for t in (secrets.token_hex(8) for _ in range(1000))
                         if not any(lo <= key_slot(keys.table(t).encode()) <= hi
                                    for lo, hi in slots))
         assert await store.write(Write(table_id, 0, dumps({"id": table_id}), 1)) == 1
         cluster.kill(away)
-        # The table's own shard takes the move; the deadline's shard is away.
+        # The table's own shard takes the move; the retire set's shard is away.
         done = await store.write(Write(table_id, 1, dumps({"id": table_id, "n": 2}), 1,
-                                       deadline_ms=10**13, snapshot=True))
+                                       deadline_ms=10**13, retire_at_ms=10**13))
         assert done == 2
         current = await store.load(table_id)
         assert current is not None and current.state["n"] == 2
@@ -122,7 +127,7 @@ async def test_sets_a_write_could_not_keep_while_their_master_was_away_are_kept_
             await store.keep_sets()
         cluster.start_node(away)
         cluster.wait_ok()
-        assert await store.deadline_of(table_id) is None  # never reached its shard
+        assert await store.redis.zscore(keys.retire, table_id) is None  # never reached it
         for _ in range(50):
             try:
                 await store.keep_sets()
@@ -130,8 +135,50 @@ async def test_sets_a_write_could_not_keep_while_their_master_was_away_are_kept_
             except RedisError:
                 await asyncio.sleep(0.2)
         assert await store.deadline_of(table_id) == 10**13
-        assert table_id in await store.due_snapshots()
+        assert await store.redis.zscore(keys.retire, table_id) == 10**13
         await store.keep_sets()  # nothing left to keep
     finally:
         await store.close()
         cluster.stop()
+
+
+async def test_a_process_gone_right_after_its_write_leaves_the_turn_deadline_to_the_clocks(
+    tmp_path: Path,
+) -> None:
+    """On a cluster the shared sets are kept by calls around the table's script: a process
+    that dies after the script and before the call after it (here: that call is held back
+    at the deadline shard's gate, and the writer is gone) still leaves the new turn's
+    deadline where any process's clock claims it, not later than it is (lua/write.lua's
+    call before it: ZADD LT)."""
+    cluster = PrivateCluster(tmp_path, replicas=False)
+    cluster.start()
+    writer = LiveStore(connect(cluster.url, timeout=1.0), f"gone_{secrets.token_hex(3)}")
+    clock = LiveStore(connect(cluster.url, timeout=1.0), writer.keys.prefix)
+    table_id = secrets.token_hex(8)
+    held_at = cluster.master_of(writer.keys.deadlines(table_id))
+    with RedisGate(f"redis://127.0.0.1:{held_at}") as gate:
+        cast(RedisCluster, writer.redis).nodes_manager.address_remap = (
+            lambda address: ("127.0.0.1", gate.port) if address[1] == held_at else address)
+        try:
+            assert await writer.write(Write(table_id, 0, dumps({"n": 1}), 1)) == 1
+            # the call after the script: ZADD key deadline table (the one before has LT)
+            gate.arm(rb"\*4\r\n\$4\r\nZADD\r\n", lambda: None, reply=False)
+            deadline = 10**12
+            moving = asyncio.create_task(writer.write(
+                Write(table_id, 1, dumps({"n": 2}), 1, deadline_ms=deadline)))
+            for _ in range(100):
+                if gate.sprung.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            assert gate.sprung.is_set(), "the call after the script was never made"
+            moving.cancel()  # the writer is gone: it makes nothing more
+            with contextlib.suppress(asyncio.CancelledError, RedisError):
+                await moving
+            current = await clock.load(table_id)
+            assert current is not None and current.version == 2
+            claimed = await clock.claim_deadlines(deadline, lease_ms=1000)
+            assert claimed == [table_id]
+        finally:
+            await writer.close()
+            await clock.close()
+            cluster.stop()

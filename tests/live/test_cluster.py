@@ -3,6 +3,7 @@ table on one slot while the tables spread over every master."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import cast
 
@@ -13,6 +14,8 @@ from redis.crc import key_slot
 from redis.exceptions import RedisError
 
 from app.live.client import cluster_address, clustered_url, outage
+from app.live.keys import CLUSTER_PARTS, new_table_id
+from app.live.ratelimit import Budget, RateLimiter
 from app.live.store import LiveStore, Write, connect, dumps
 from tests.servers import free_port
 
@@ -96,3 +99,60 @@ async def test_the_keys_of_a_hundred_tables_share_their_slot_and_land_on_every_m
             await store.drop_deadline(table_id)
         await store.close()
 
+
+
+@pytest.mark.cluster
+async def test_the_deadlines_and_the_buckets_spread_over_the_masters_and_stay_exact(
+    redis_url: str, redis_prefix: str,
+) -> None:
+    """What every move touches besides its table (its turn deadline, its rate-limit buckets)
+    is spread over the masters as the tables are; a deadline is still claimed once, and a
+    charge still takes from all its buckets or from none."""
+    prefix = f"{redis_prefix}_parts_{secrets.token_hex(3)}"
+    stores = [LiveStore(connect(redis_url), prefix) for _ in range(3)]
+    store, k = stores[0], stores[0].keys
+    tables = [secrets.token_hex(8) for _ in range(100)]
+    limiter = RateLimiter(store.redis, prefix, store.runner)
+    try:
+        for table_id in tables:
+            await store.write(Write(table_id, 0, dumps({"id": table_id}), 1, deadline_ms=5000))
+        if store.clustered:
+            held = [sum(lo <= key_slot(k.deadlines(t).encode()) <= hi for t in tables)
+                    for lo, hi in THREE_MASTERS]
+            assert all(count >= 15 for count in held), held
+            buckets = [key_slot(limiter.key("ws", str(n)).encode()) for n in range(100)]
+            per_third = [sum(lo <= s <= hi for s in buckets) for lo, hi in THREE_MASTERS]
+            assert all(count >= 15 for count in per_third), per_third
+        else:
+            assert len(k.deadline_sets) == 1
+        claims = await asyncio.gather(*(s.claim_deadlines(6000, 1000, limit=200)
+                                        for s in stores))
+        claimed = [t for claim in claims for t in claim]
+        assert sorted(claimed) == sorted(tables)  # every one, once
+        assert sorted(await store.running_since(6000)) == sorted(tables)  # leased ahead
+
+        one = Budget(0.001, 1)
+        assert (await limiter.settle(limiter.charge({"x:1": one}))).allowed
+        assert key_slot(limiter.key("x", "1").encode()) != key_slot(limiter.key("y", "1").encode())
+        refused = await limiter.settle(limiter.charge({"y:1": one, "x:1": one}))
+        assert not refused.allowed and refused.retry_ms > 0
+        # nothing was taken from y by the refused charge
+        assert (await limiter.settle(limiter.charge({"y:1": one}))).allowed
+        assert not (await limiter.settle(limiter.charge({"y:1": one}))).allowed
+    finally:
+        for table_id in tables:
+            await store.redis.delete(k.table(table_id), k.listeners(table_id))
+            await store.drop_deadline(table_id)
+        for s in stores:
+            await s.close()
+
+
+def test_new_tables_take_the_slot_ranges_in_turn() -> None:
+    """A hundred new tables fall six or seven in each of the 16 ranges of slots, so a
+    cluster's masters hold a third of them each, not a chance share."""
+    ranges = [key_slot(new_table_id().encode()) * CLUSTER_PARTS // 16384 for _ in range(96)]
+    assert sorted(ranges.count(part) for part in range(CLUSTER_PARTS)) == [6] * CLUSTER_PARTS
+    ids = [new_table_id() for _ in range(300)]
+    assert len(set(ids)) == 300 and all(len(i) == 16 and int(i, 16) >= 0 for i in ids)
+    per_master = [sum(lo <= key_slot(i.encode()) <= hi for i in ids) for lo, hi in THREE_MASTERS]
+    assert all(90 <= count <= 110 for count in per_master), per_master

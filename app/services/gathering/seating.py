@@ -5,12 +5,12 @@ seat of a table is taken."""
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 
 from app import logs
 from app.engine import OptionsError, validate_options
+from app.live.keys import new_table_id
 from app.live.store import LiveStore
 from app.services.tables.caps import RatedSeats
 from app.services.tables.events import TableEvent
@@ -55,7 +55,7 @@ async def seat_and_start(
     except OptionsError as error:
         raise ServiceError.of_engine("bad_request", error, 422) from error
     table = new_table(
-        secrets.token_hex(8) if table_id is None else table_id, players[0],
+        new_table_id() if table_id is None else table_id, players[0],
         replace(terms, seats=len(players), options=normalized), tuple(players), now_ms(),
     )
     if terms.rated:

@@ -32,6 +32,7 @@ from app.config import settings
 from app.db import people, ratings
 from app.db.session import Database
 from app.engine import OptionsError, validate_options
+from app.live.keys import new_table_id
 from app.live.seek_pool import SeekBook
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
@@ -164,7 +165,7 @@ class Seeks:
         if ask.rated:
             await self.caps.rated.check(player.id)
         await self.caps.admit_seek(player.id, seek["id"], seek["expires_at"])
-        table_id = secrets.token_hex(8)  # the table a match would make
+        table_id = new_table_id()  # the table a match would make
         added = await self.book.add(seek, now, table_id, now + CHECK_EVERY_MS)
         kind, matched = added.kind, added.seeks
         if kind == "taken":
@@ -233,7 +234,7 @@ class Seeks:
                 await self._end(seek, "rated_game")  # it ended: he is told
                 continue
             await self.caps.admit_seek(seek["player"]["id"], seek["id"], seek["expires_at"])
-            table = secrets.token_hex(8)
+            table = new_table_id()
             now = now_ms()
             added = await self.book.add(seek, now, table, now + CHECK_EVERY_MS)
             if added.kind == "matched":

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +27,7 @@ from app.domain.arena import Waiting, pair_waiting
 from app.domain.points import game_points
 from app.domain.swiss import Entrant, pair_round
 from app.engine import variant_class
+from app.live.keys import new_table_id
 from app.live.leases import Lease
 from app.live.store import LiveStore
 from app.live.tasks import stop_task
@@ -236,7 +236,7 @@ class Director:
             pair_round, [Entrant(m.player_id, m.points, m.rating, m.byes) for m in active],
             row.seats, {p: frozenset(q) for p, q in met.items()})
         bye = (row.seats - 1) / 2
-        made = [(secrets.token_hex(8), seats) for seats in pairing.tables]
+        made = [(new_table_id(), seats) for seats in pairing.tables]
         async with self.db.writing() as session:
             if not await tournaments.next_round(session, row):
                 return False
@@ -282,7 +282,7 @@ class Director:
         groups = await asyncio.to_thread(pair_waiting, waiting, row.seats, last, apart, clubs)
         if not groups:
             return False
-        made = [(secrets.token_hex(8), seats) for seats in groups]
+        made = [(new_table_id(), seats) for seats in groups]
         async with self.db.writing() as session:
             # The lease keeps one director at work, but a holder stalled past it may still
             # be pairing when the next one starts: the tournament's row, locked, orders them,

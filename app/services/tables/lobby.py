@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -11,6 +10,7 @@ from typing import Any, Protocol
 from app import logs
 from app.config import settings
 from app.engine import OptionsError, in_two_teams, validate_options
+from app.live.keys import new_table_id
 from app.live.store import LiveStore, Write
 from app.services.play import moves
 from app.services.tables import seated
@@ -128,7 +128,7 @@ async def create_table(
         # the variant's own declaration says whether these options seat two teams
         raise ServiceError("bad_request", "courtyard_teams_only", 422)
     table = new_table(
-        secrets.token_hex(8), _who(player), replace(terms, options=normalized),
+        new_table_id(), _who(player), replace(terms, options=normalized),
         (_who(player), *[None] * (terms.seats - 1)), now_ms(),
     )
     if admit is not None:
@@ -332,7 +332,7 @@ async def rematch(store: LiveStore, player: Player, table_id: str) -> RematchAns
     Returns PROTOCOL's `{"offers", "new_table_id"}` and, as "started", whether this offer
     started the new table (so the caller announces it once).
     """
-    new_id = secrets.token_hex(8)
+    new_id = new_table_id()
     change = await transact(store, table_id, rematch_offer(player.id, new_id))
     assert change is not None
     table = change.table
