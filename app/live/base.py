@@ -9,6 +9,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from app.live.keys import Keys
+from app.live.lanes import ClusterLanes, Runner
 from app.live.multiplex import Multiplexed
 
 
@@ -24,14 +25,14 @@ class StoreBase:
     # Every write id of this process starts with this, so its own announcements are known
     # as such when they come back.
     writer_prefix: str
-    # The move path's shared connection (app.live.multiplex); None for the in-process store
-    # and on a cluster.
-    _lane: Multiplexed | None
+    # The move path's shared connection (app.live.multiplex), a cluster's one to each
+    # master (app.live.lanes); None for the in-process store.
+    _lane: Multiplexed | ClusterLanes | None
     # Whether the store is a Redis Cluster (a script may touch one slot only).
     clustered: bool
 
     @property
-    def runner(self) -> aioredis.Redis | Multiplexed:
+    def runner(self) -> Runner:
         """What runs the hot commands and scripts: the shared connection where there is one
         (a few µs of CPU a command, against a pooled connection's tens), else the client.
         For commands whose reply is used as Redis sends it (strings, integers, lists of

@@ -13,13 +13,13 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from app.live.multiplex import Multiplexed
+from app.live.lanes import Runner
 from app.live.scripts import register, run_script
 
 
 class Caps:
     def __init__(self, client: aioredis.Redis, prefix: str,
-                 runner: aioredis.Redis | Multiplexed | None = None) -> None:
+                 runner: Runner | None = None) -> None:
         """`runner`: what runs the commands (`LiveStore.runner`: every table made and
         every socket opened asks here); the client when not given."""
         self.redis = client

@@ -22,6 +22,7 @@ import contextlib
 import math
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 import hiredis
@@ -48,8 +49,17 @@ class _Link:
         self.reader: asyncio.Task[None] | None = None
 
 
+@dataclass(frozen=True)
+class Connections:
+    """How to make a connection: what a pool knows (a cluster node knows it too)."""
+
+    connection_class: type[AbstractConnection]
+    connection_kwargs: dict[str, Any]
+
+
 class Multiplexed:
-    def __init__(self, pool: aioredis.ConnectionPool, *, timeout: float, retry: Retry) -> None:
+    def __init__(self, pool: aioredis.ConnectionPool | Connections, *, timeout: float,
+                 retry: Retry) -> None:
         # Timers are ours (one per connection, not one per command), so the connection
         # itself has none; health checks are the reader's: a dead socket fails its read.
         self._kwargs = {**pool.connection_kwargs, "socket_timeout": None,
@@ -61,6 +71,13 @@ class Multiplexed:
         self._link: _Link | None = None
         self._watchdog: asyncio.TimerHandle | None = None
         self._opening: asyncio.Task[_Link] | None = None
+
+    @classmethod
+    def of(cls, connection_class: type[AbstractConnection], connection_kwargs: dict[str, Any],
+           *, timeout: float, retry: Retry) -> Multiplexed:
+        """One to the Redis that `connection_class(**connection_kwargs)` connects to."""
+        return cls(Connections(connection_class, connection_kwargs), timeout=timeout,
+                   retry=retry)
 
     async def evalsha(self, sha: str, numkeys: int, *keys_and_args: Any) -> Any:
         return await self.execute("EVALSHA", sha, numkeys, *keys_and_args)

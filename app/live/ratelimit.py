@@ -23,10 +23,8 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 
 from app.live.client import clustered
-from app.live.multiplex import Multiplexed
+from app.live.lanes import Runner
 from app.live.scripts import register, run_script
-
-Runner = aioredis.Redis | Multiplexed
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
-from app.live.multiplex import Multiplexed
+from app.live.lanes import Runner
 
 INCLUDE = "--#include "
 
@@ -44,7 +44,7 @@ def register(client: aioredis.Redis, name: str) -> AsyncScript:
     return client.register_script(source(name))
 
 
-async def run_script(script: AsyncScript, client: aioredis.Redis | Multiplexed,
+async def run_script(script: AsyncScript, client: Runner,
                      keys: list[str], args: list[Any]) -> Any:
     """`script(keys, args)` by its sha over `client` (the script's own client, or a
     connection shared with it), loading it first where the server lacks it: what

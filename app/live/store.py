@@ -59,6 +59,7 @@ from app.live.client import (
 from app.live.deadlines import Deadlines
 from app.live.housekeeping import Housekeeping
 from app.live.keys import CLUSTER_PARTS, Keys
+from app.live.lanes import ClusterLanes
 from app.live.multiplex import Multiplexed
 from app.live.outage import Outage, Outages
 from app.live.presence import Presence
@@ -98,14 +99,19 @@ class LiveStore(Writes, Reads, Presence, Deadlines, Housekeeping, Outages):
         self._spectators = register(client, "spectators")
         self._taker = Taker(client)
         self._unkept: list[SetCommand] = []
-        # The move path's writes share one connection (see app.live.multiplex); the
-        # in-process store has no connections to share, a cluster's client one pool a node.
+        # The move path's writes share one connection (see app.live.multiplex), on a
+        # cluster one to each master (app.live.lanes); the in-process store has no
+        # connections to share.
         kwargs = (cast(RedisCluster, client).connection_kwargs if self.clustered
                   else client.connection_pool.connection_kwargs)
         self.timeout = float(kwargs.get("socket_timeout") or TIMEOUT_SECONDS)
-        self._lane = (Multiplexed(client.connection_pool, timeout=self.timeout,
-                                  retry=retry_policy())
-                      if networked(client) else None)
+        self._lane: Multiplexed | ClusterLanes | None = None
+        if self.clustered:
+            self._lane = ClusterLanes(cast(RedisCluster, client), timeout=self.timeout,
+                                      retry=retry_policy())
+        elif networked(client):
+            self._lane = Multiplexed(client.connection_pool, timeout=self.timeout,
+                                     retry=retry_policy())
 
     def channels(self, on_reply: OnReply, wanted: Callable[[], Iterable[str]]
                  ) -> Channels | PubSubChannels | ShardedChannels:

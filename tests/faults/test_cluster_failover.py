@@ -182,3 +182,44 @@ async def test_a_process_gone_right_after_its_write_leaves_the_turn_deadline_to_
             await writer.close()
             await clock.close()
             cluster.stop()
+
+
+async def test_a_table_whose_slot_moves_to_another_master_is_followed_there(
+    tmp_path: Path,
+) -> None:
+    """Resharding: a table's slot moves from one master to another while a process holds
+    the old map. Its writes follow the slot (ASK while the keys move, MOVED after), none is
+    lost or made twice, and the table reads back whole from the new master."""
+    cluster = PrivateCluster(tmp_path, replicas=False)
+    cluster.start()
+    store = LiveStore(connect(cluster.url, timeout=2.0), f"moved_{secrets.token_hex(3)}")
+    try:
+        table_id = secrets.token_hex(8)
+        keys = store.keys
+        slot = key_slot(keys.table(table_id).encode())
+        source = cluster.master_of(keys.table(table_id))
+        target = next(port for port in cluster.masters() if port != source)
+        ids = {port: cluster.cli(port, "cluster", "myid").strip() for port in (source, target)}
+        assert await store.write(Write(table_id, 0, dumps({"n": 1}), 1,
+                                       archive=[{"round": 1}])) == 1
+        cluster.cli(target, "cluster", "setslot", str(slot), "importing", ids[source])
+        cluster.cli(source, "cluster", "setslot", str(slot), "migrating", ids[target])
+        moving = cluster.cli(source, "cluster", "getkeysinslot", str(slot), "100").split()
+        assert keys.table(table_id) in moving
+        cluster.cli(source, "migrate", "127.0.0.1", str(target), "", "0", "5000", "keys",
+                    *moving)
+        # the keys are on the target, the slot not yet: the source answers ASK
+        assert await store.write(Write(table_id, 1, dumps({"n": 2}), 1)) == 2
+        for port in cluster.masters():
+            cluster.cli(port, "cluster", "setslot", str(slot), "node", ids[target])
+        assert cluster.cli(source, "hget", keys.table(table_id), "version").startswith("MOVED")
+        # the slot is the target's: the source answers MOVED to the old map
+        assert await store.write(Write(table_id, 2, dumps({"n": 3}), 1)) == 3
+        assert await store.write(Write(table_id, 2, dumps({"n": 4}), 1)) is None  # once
+        current = await store.load(table_id)
+        assert current is not None and (current.version, current.state) == (3, {"n": 3})
+        assert await store.archived_rounds(table_id) == [{"round": 1}]
+        assert cluster.master_of(keys.table(table_id)) == target
+    finally:
+        await store.close()
+        cluster.stop()
