@@ -14,7 +14,16 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    FloatRect,
+    Locator,
+    Page,
+    expect,
+    sync_playwright,
+)
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.servers import REPO, Server
@@ -76,6 +85,24 @@ def open_tab(browser: Browser) -> Iterator:
     yield make
     for tab in tabs:
         tab.context.close()
+
+
+def box_in_view(locator: Locator, timeout: float = 10.0) -> FloatRect:
+    """Scroll `locator`'s element into view and return its box. A page that draws the
+    element again meanwhile (a live update) detaches the one Playwright held: it is found
+    afresh and tried again, within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            locator.scroll_into_view_if_needed(timeout=2000)
+            box = locator.bounding_box(timeout=2000)
+            if box is not None:
+                return box
+        except PlaywrightError as error:
+            if "not attached" not in str(error) and not isinstance(error, PlaywrightTimeout):
+                raise
+        assert time.monotonic() < deadline, f"{locator} never stayed in view"
+        time.sleep(0.05)
 
 
 def shot(page: Page, name: str) -> Path:

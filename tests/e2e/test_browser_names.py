@@ -17,7 +17,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from tests.e2e import test_browser_phone as phone
-from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS
+from tests.e2e.browser import DESKTOP, PHONE, SCREENSHOTS, box_in_view
 from tests.e2e.test_browser_phone import register, sign_in
 from tests.servers import Server
 
@@ -98,10 +98,8 @@ def test_seats_sheet_and_summary_tell_the_players_apart_on_a_persian_phone(
     summary = page.locator("[data-testid=round-summary]")
     expect(summary).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    last = summary.locator("thead th").last
-    last.scroll_into_view_if_needed()
-    box = last.bounding_box()
-    assert box is not None and box["x"] >= -1 and box["x"] + box["width"] <= PHONE["width"] + 1, box
+    box = box_in_view(summary.locator("thead th").last)
+    assert box["x"] >= -1 and box["x"] + box["width"] <= PHONE["width"] + 1, box
     page.screenshot(path=str(SCREENSHOTS / "names-summary-fa-360.png"), full_page=True)
     # Every name in the summary whole.
     rows = summary.locator("tbody th").all_inner_texts()
@@ -110,7 +108,7 @@ def test_seats_sheet_and_summary_tell_the_players_apart_on_a_persian_phone(
     page.locator("[data-testid=close-summary]").click()
     expect(page.locator("[data-testid=result]")).to_be_visible()
     expect(page.locator("[data-testid=side-name]")).to_have_count(4)
-    page.locator("[data-testid=score-sheet]").scroll_into_view_if_needed()
+    box_in_view(page.locator("[data-testid=score-sheet]"))
     page.screenshot(path=str(SCREENSHOTS / "names-sheet-fa-360.png"), full_page=True)
     assert_told_apart(page.evaluate(SHOWN, "[data-testid=side-name]"), names)
     tab.assert_clean()
