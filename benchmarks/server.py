@@ -27,8 +27,9 @@ has ended, comparing the first and the last.
 `--source DIR` runs the server from another checkout (e.g. the code before a change).
 `--lobby N` adds N sockets that only watch the lobby (`lobby.subscribe`) and prints the
 lobby frames they received per second.
-`--redis redis+cluster://host:port` runs on a Redis Cluster (`make cluster`) and prints each
-master's commands and CPU per move and its share of them.
+`--redis redis+cluster://host:port` runs on a Redis Cluster and prints each master's
+commands and CPU per move and its share of them; `--cluster` on the local three-master one
+(`make cluster`: .ci/redis-cluster, started here when it is down).
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ import websockets
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 REPO = Path(__file__).resolve().parents[1]
+# The local Redis Cluster of `make cluster` (.ci/redis-cluster).
+LOCAL_CLUSTER = "redis+cluster://127.0.0.1:7101"
 sys.path.insert(0, str(REPO))
 
 from tests.servers import (  # noqa: E402
@@ -710,6 +713,8 @@ def main() -> int:
                         help="sign up this many players and seat them at several tables "
                              "each (default: one per seat)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--cluster", action="store_true",
+                        help=f"run on the local Redis Cluster ({LOCAL_CLUSTER})")
     parser.add_argument("--source", default="", help="run the server from this checkout")
     parser.add_argument("--compare", default="",
                         help="also run the server from this checkout, in turns with --source "
@@ -736,6 +741,10 @@ def main() -> int:
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--frame-bytes", type=int, default=2000, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cluster:
+        subprocess.run([str(REPO / ".ci" / "redis-cluster"), "7101"], check=True,
+                       stdout=subprocess.DEVNULL)
+        args.redis = LOCAL_CLUSTER
     if args.bare_server:
         import uvicorn
 

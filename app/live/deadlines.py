@@ -10,6 +10,7 @@ import asyncio
 from redis.commands.core import AsyncScript
 
 from app.live.base import StoreBase
+from app.live.scripts import run_script
 
 
 class Deadlines(StoreBase):
@@ -20,7 +21,7 @@ class Deadlines(StoreBase):
         caller dies before applying the timeout, the deadline comes back when the lease
         runs out (lua/claim.lua). At most `limit` of each part."""
         parts = await asyncio.gather(*(
-            self._claim(keys=[key], args=[now_ms, now_ms + lease_ms, limit])
+            run_script(self._claim, self.runner, [key], [now_ms, now_ms + lease_ms, limit])
             for key in self.keys.deadline_sets))
         return [str(x) for due in parts for x in due]
 
