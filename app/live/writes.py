@@ -140,18 +140,17 @@ class Writes(StoreBase):
             self._unkept.extend(commands)
 
     async def _run_sets(self, commands: list[SetCommand]) -> None:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for command in commands:
-                pipe.execute_command(*command)
-            await pipe.execute()
+        """All at once, over the move path's connections (each command of a write or a
+        restore is on a key of its own)."""
+        await asyncio.gather(*(self.command(*command) for command in commands))
 
     async def keep_sets(self) -> None:
-        """Make the shared sets' commands that failed before (the clock's sweep calls it);
-        raises, keeping them, while their shards are still away."""
-        if self._unkept:
-            commands = list(self._unkept)
-            await self._run_sets(commands)
-            del self._unkept[:len(commands)]
+        """Make the shared sets' commands that failed before (the clock's sweep calls it),
+        in their order (a deadline's ZADD LT before its exact one); raises, keeping those
+        not made, while their shards are still away."""
+        while self._unkept:
+            await self.command(*self._unkept[0])
+            del self._unkept[0]
 
     async def _charged_alone(self, charge: Charge) -> None:
         """A charge taken by its own call (in a cluster the buckets are not on the table's
