@@ -87,6 +87,11 @@ class Keys:
         known to be whole (see LiveStore.listen); missing: unknown."""
         return self._of_table("listeners", table_id)
 
+    def answers(self, table_id: str) -> str:
+        """Hash request id -> version: the relayed moves the table's writes carried out
+        lately (each kept a minute), so a process that missed the answer can look it up."""
+        return self._of_table("answers", table_id)
+
     def process_channel(self, process: str) -> str:
         """Pub/sub channel of one process (its writer prefix): moves relayed to it. A shard
         channel (SPUBLISH), so the count of its subscribers that a publish answers is the

@@ -231,7 +231,9 @@ class Writes(StoreBase):
             header["buckets"] = bucket_args
         if write.fresh_archive:
             header["fresh_archive"] = True
-        keys = self._table_keys(table_id)
+        if write.answers is not None:
+            header["answers"] = write.answers
+        keys = [*self._table_keys(table_id), k.answers(table_id)]
         if together:
             keys += [k.index, k.deadlines(table_id), k.unwritten, k.retire, k.snapshot_due]
         try:
@@ -282,6 +284,12 @@ class Writes(StoreBase):
         if write.snapshot:
             commands.append(("SADD", k.snapshot_due, table_id))
         return commands
+
+    async def answered(self, table_id: str, request: str) -> int | None:
+        """The version a write of the table made carrying out `request` (a relayed move)
+        within the last minute; None if none did."""
+        version = await self.command("HGET", self.keys.answers(table_id), request)
+        return None if version is None else int(version)
 
     async def listen(self, table_id: str) -> None:
         """This process is subscribed to the table's channel (call it after subscribing and

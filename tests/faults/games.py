@@ -40,7 +40,7 @@ async def played_fairly_to_the_end(
         autoplay(p, table_id, random.Random(rng.random()), timeout=timeout)
         for table_id, players in tables for p in players))
     for final in finals:
-        assert final["errors"] == []
+        assert final["errors"] == [], final["errors"]
         assert final["view"]["status"] == "finished"
         assert final["view"]["result"]["reason"] != "timeout"
     return list(finals)

@@ -169,6 +169,28 @@ class PrivateCluster:
                 return port
         raise AssertionError(f"no master holds slot {slot}")
 
+    def migrate_slot_keys(self, slot: int, source: int, target: int) -> list[str]:
+        """Resharding's first half: the slot is marked moving from master `source` to
+        master `target` and its keys are moved there (the slot is still the source's: it
+        answers ASK for them). The keys moved."""
+        source_id, target_id = self.node_id(source), self.node_id(target)
+        self.cli(target, "cluster", "setslot", str(slot), "importing", source_id)
+        self.cli(source, "cluster", "setslot", str(slot), "migrating", target_id)
+        moving = self.cli(source, "cluster", "getkeysinslot", str(slot), "1000").split()
+        if moving:
+            self.cli(source, "migrate", "127.0.0.1", str(target), "", "0", "5000", "keys",
+                     *moving)
+        return moving
+
+    def assign_slot(self, slot: int, target: int) -> None:
+        """Resharding's second half: every master says the slot is `target`'s (the source
+        answers MOVED from now on)."""
+        for port in self.masters():
+            self.cli(port, "cluster", "setslot", str(slot), "node", self.node_id(target))
+
+    def node_id(self, port: int) -> str:
+        return self.cli(port, "cluster", "myid").strip()
+
     def replica_caught_up(self, master: int) -> bool:
         """Whether the master's replica has everything the master has written."""
         info = dict(line.split(":", 1) for line in self.cli(master, "info", "replication")

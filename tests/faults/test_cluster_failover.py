@@ -29,7 +29,7 @@ from redis.exceptions import RedisError
 
 from app.live.keys import Keys
 from app.live.store import LiveStore, Write, connect, dumps
-from tests.e2e.client import Message
+from tests.e2e.client import Message, autoplay
 from tests.e2e.game import seat_players
 from tests.faults.games import fault_env, played_fairly_to_the_end
 from tests.faults.gate import RedisGate
@@ -199,19 +199,12 @@ async def test_a_table_whose_slot_moves_to_another_master_is_followed_there(
         slot = key_slot(keys.table(table_id).encode())
         source = cluster.master_of(keys.table(table_id))
         target = next(port for port in cluster.masters() if port != source)
-        ids = {port: cluster.cli(port, "cluster", "myid").strip() for port in (source, target)}
         assert await store.write(Write(table_id, 0, dumps({"n": 1}), 1,
                                        archive=[{"round": 1}])) == 1
-        cluster.cli(target, "cluster", "setslot", str(slot), "importing", ids[source])
-        cluster.cli(source, "cluster", "setslot", str(slot), "migrating", ids[target])
-        moving = cluster.cli(source, "cluster", "getkeysinslot", str(slot), "100").split()
-        assert keys.table(table_id) in moving
-        cluster.cli(source, "migrate", "127.0.0.1", str(target), "", "0", "5000", "keys",
-                    *moving)
+        assert keys.table(table_id) in cluster.migrate_slot_keys(slot, source, target)
         # the keys are on the target, the slot not yet: the source answers ASK
         assert await store.write(Write(table_id, 1, dumps({"n": 2}), 1)) == 2
-        for port in cluster.masters():
-            cluster.cli(port, "cluster", "setslot", str(slot), "node", ids[target])
+        cluster.assign_slot(slot, target)
         assert cluster.cli(source, "hget", keys.table(table_id), "version").startswith("MOVED")
         # the slot is the target's: the source answers MOVED to the old map
         assert await store.write(Write(table_id, 2, dumps({"n": 3}), 1)) == 3
@@ -222,4 +215,43 @@ async def test_a_table_whose_slot_moves_to_another_master_is_followed_there(
         assert cluster.master_of(keys.table(table_id)) == target
     finally:
         await store.close()
+        cluster.stop()
+
+
+async def test_a_table_whose_slot_moves_mid_game_is_played_on_to_its_end(
+    pg_url: str, tmp_path: Path,
+) -> None:
+    """Resharding with the site up: halfway through a game whose seats are on two
+    processes, the table's slot (its keys and its channel) moves to another master. Both
+    processes follow it (their writes by MOVED, their subscriptions by the old master's
+    SUNSUBSCRIBE), and the game is played on to its end: every move taken once, every
+    player in step, nobody timed out."""
+    cluster = PrivateCluster(tmp_path, replicas=False)
+    cluster.start()
+    try:
+        env = fault_env(pg_url, cluster.url)
+        keys = Keys(env["DOMINO_REDIS_PREFIX"])
+        with run_server(env, log_dir=tmp_path) as first, \
+                run_server(env, log_dir=tmp_path) as second:
+            seated = await seat_players([first, second], seats=2, turn_seconds=60)
+            table_id = seated.table_id
+            rng = random.Random(11)
+            halfway = await asyncio.gather(*(
+                autoplay(player, table_id, random.Random(rng.random()),
+                         stop=lambda state: state["seq"] >= 8, timeout=60)
+                for player in seated.players))
+            assert all(state["errors"] == [] and state["view"]["status"] == "playing"
+                       for state in halfway), halfway
+            slot = key_slot(keys.table(table_id).encode())
+            source = cluster.master_of(keys.table(table_id))
+            target = next(port for port in cluster.masters() if port != source)
+            assert keys.table(table_id) in cluster.migrate_slot_keys(slot, source, target)
+            cluster.assign_slot(slot, target)
+            assert cluster.master_of(keys.table(table_id)) == target
+            finals = await played_fairly_to_the_end([(table_id, seated.players)], rng,
+                                                    timeout=120)
+            assert len({final["seq"] for final in finals}) == 1  # both at the last version
+            for output in (first.output(), second.output()):
+                assert "Traceback" not in output
+    finally:
         cluster.stop()

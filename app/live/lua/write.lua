@@ -1,6 +1,7 @@
 -- One compare-and-set write of a table (app.live.writes), with everything that changes
 -- with it, and its announcement.
--- KEYS: the table, the table's round archive, the table's listeners; then, where they
+-- KEYS: the table, the table's round archive, the table's listeners, the requests its
+-- writes carried out for other processes (relayed moves: request id -> version); then, where they
 -- share the table's node (one Redis; in a cluster the caller keeps them after, app.live.writes,
 -- and takes the charge before), the lobby index, the deadlines, the unwritten set, the
 -- retire set and the snapshot-due set (header: globals), and the buckets of the request's
@@ -10,7 +11,9 @@
 --   process (the writing process), created (ms: its place in the lobby index), listed,
 --   deadline (ms; absent: none), finished, retire_at (ms; absent: none), snapshot,
 --   channel (the table's shard channel), lobby_channel, globals (the sets are among KEYS),
---   buckets (rate and burst of each bucket, in KEYS' order),
+--   buckets (rate and burst of each bucket, in KEYS' order), answers (the relayed request
+--   this write carries out: kept a minute, so the relaying process can learn its move was
+--   made though it missed the announcement; absent: none),
 --   fresh_archive (a new game: the archive of the last one's rounds is emptied first);
 -- [2] the state's JSON; [3] the change announcement's header line; [4] the writer's parts;
 -- [5] the lobby's message ('' for none); [6...] the rounds to archive.
@@ -30,7 +33,7 @@ if cur ~= h.expected then
   end
   return -1
 end
-local first_bucket = h.globals and 9 or 4
+local first_bucket = h.globals and 10 or 5
 if #KEYS >= first_bucket then
   local buckets = {}
   for i = first_bucket, #KEYS do buckets[#buckets + 1] = KEYS[i] end
@@ -40,15 +43,19 @@ end
 local v = cur + 1
 redis.call('HSET', KEYS[1], 'version', v, 'data', ARGV[2], 'writer', h.writer)
 if h.globals then
-  if h.listed then redis.call('ZADD', KEYS[4], 'NX', h.created, h.table) end
+  if h.listed then redis.call('ZADD', KEYS[5], 'NX', h.created, h.table) end
   if h.deadline then
-    redis.call('ZADD', KEYS[5], h.deadline, h.table)
+    redis.call('ZADD', KEYS[6], h.deadline, h.table)
   else
-    redis.call('ZREM', KEYS[5], h.table)
+    redis.call('ZREM', KEYS[6], h.table)
   end
-  if h.finished then redis.call('SADD', KEYS[6], h.table) end
-  if h.retire_at then redis.call('ZADD', KEYS[7], h.retire_at, h.table) end
-  if h.snapshot then redis.call('SADD', KEYS[8], h.table) end
+  if h.finished then redis.call('SADD', KEYS[7], h.table) end
+  if h.retire_at then redis.call('ZADD', KEYS[8], h.retire_at, h.table) end
+  if h.snapshot then redis.call('SADD', KEYS[9], h.table) end
+end
+if h.answers then
+  redis.call('HSET', KEYS[4], h.answers, v)
+  redis.call('PEXPIRE', KEYS[4], 60000)
 end
 if h.fresh_archive then redis.call('DEL', KEYS[2]) end
 for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end

@@ -20,7 +20,10 @@ move ended it. A holder that does not answer in `RELAY_SECONDS` (or is gone: nob
 on its channel) is not waited for: the move is applied here, and the compare-and-set keeps
 it from being applied twice. A holder that was only slow may have applied it first: the move
 tried here is then stale, and the holder's late answer, its change, is the mover's reply
-(`Relay.applied_late`), not a `stale` error for a move that was made. Deciding where a
+(`Relay.applied_late`), not a `stale` error for a move that was made; where that answer
+never comes here (this process was resubscribing the table's channel: its slot moved to
+another master, a connection was lost), the holder's write keeps the request's id with the
+table for a minute (`LiveStore.answered`), and that is the answer. Deciding where a
 move goes, and reconciling a late answer, is app.services.play.route's.
 """
 
@@ -66,6 +69,7 @@ class Unanswered:
 
     rid: str
     answer: asyncio.Future[PlayedReply]
+    table_id: str
 
 
 class Relay:
@@ -114,7 +118,7 @@ class Relay:
             reply = await asyncio.wait_for(asyncio.shield(answer), RELAY_SECONDS)
         except TimeoutError:
             late = True
-            return Unanswered(rid, answer)
+            return Unanswered(rid, answer, table_id)
         finally:
             if not late:
                 self._waiting.pop(rid, None)
@@ -136,11 +140,17 @@ class Relay:
         """The version the holder wrote for a move it did not answer in time, if it applied
         it after all (within another `RELAY_SECONDS`); None if it refused it or is silent.
         Asked when the move, applied here, was found stale: the holder was only slow, and
-        the move the mover is waiting for is the holder's change."""
+        the move the mover is waiting for is the holder's change. Its answer, the change's
+        announcement, may never come here (this process was resubscribing: a table's slot
+        moving to another master, a lost connection): the write's record of the request
+        (`LiveStore.answered`) says it all the same."""
+        written = await self.store.answered(unanswered.table_id, unanswered.rid)
+        if written is not None:
+            return written
         try:
             reply = await asyncio.wait_for(asyncio.shield(unanswered.answer), RELAY_SECONDS)
         except TimeoutError:
-            return None
+            return await self.store.answered(unanswered.table_id, unanswered.rid)
         return reply.get("version")
 
     def forget(self, unanswered: Unanswered) -> None:
