@@ -53,7 +53,9 @@ class ClusterUnreachable(RedisConnectionError):
     as a refused connection to one Redis is."""
 
 
-def _unreachable(error: RedisClusterException) -> bool:
+def unreachable(error: RedisClusterException) -> bool:
+    """Whether redis-py's cluster error says no node can be reached, or none holds a slot
+    now (an outage, not a bug)."""
     return isinstance(error, SlotNotCoveredError) or "cannot be connected" in str(error)
 
 
@@ -65,7 +67,7 @@ class Cluster(RedisCluster):
         try:
             return await super().initialize(*args, **kwargs)
         except RedisClusterException as error:
-            if not _unreachable(error):
+            if not unreachable(error):
                 raise
             raise ClusterUnreachable(str(error)) from error
 
@@ -73,7 +75,7 @@ class Cluster(RedisCluster):
         try:
             return await super().execute_command(*args, **kwargs)
         except RedisClusterException as error:
-            if not _unreachable(error):
+            if not unreachable(error):
                 raise
             raise ClusterUnreachable(str(error)) from error
 

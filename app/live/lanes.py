@@ -22,10 +22,11 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
-from redis.exceptions import AskError, MovedError
+from redis.exceptions import AskError, MovedError, RedisClusterException
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.live.client import ClusterUnreachable, unreachable
 from app.live.multiplex import Multiplexed
 from app.live.tasks import stop_task
 
@@ -81,10 +82,15 @@ class ClusterLanes:
     async def _lane_for(self, key: Any) -> Multiplexed:
         if not self._cluster.nodes_manager.slots_cache:
             await self._cluster.initialize()
-        node = self._cluster.get_node_from_key(key)
+        try:
+            node = self._cluster.get_node_from_key(key)
+        except RedisClusterException as error:
+            if not unreachable(error):
+                raise
+            node = None
         if node is None:  # the map lacks the slot for now (a failover)
             self._refresh_soon()
-            raise RedisConnectionError("no master holds the slot of this key now")
+            raise ClusterUnreachable("no master holds the slot of this key now")
         lane = self._lanes.get(node.name)
         if lane is None:
             lane = self._lanes[node.name] = Multiplexed.of(

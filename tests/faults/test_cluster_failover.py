@@ -38,6 +38,12 @@ from tests.faults.test_store_faults import current
 from tests.servers import run_server
 
 
+def traceback_in(output: str) -> str:
+    """A server's log from a little before its first traceback, to read it whole."""
+    at = output.find("Traceback")
+    return output[max(0, at - 500):at + 4000]
+
+
 async def test_a_master_killed_mid_game_hands_over_to_its_replica_and_loses_no_move(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -95,7 +101,7 @@ async def test_a_master_killed_mid_game_hands_over_to_its_replica_and_loses_no_m
             await played_fairly_to_the_end([(seated.table_id, seated.players)],
                                            random.Random(5), timeout=120)
             for output in (first.output(), second.output()):
-                assert "Traceback" not in output
+                assert "Traceback" not in output, traceback_in(output)
     finally:
         cluster.stop()
 
@@ -252,6 +258,6 @@ async def test_a_table_whose_slot_moves_mid_game_is_played_on_to_its_end(
                                                     timeout=120)
             assert len({final["seq"] for final in finals}) == 1  # both at the last version
             for output in (first.output(), second.output()):
-                assert "Traceback" not in output
+                assert "Traceback" not in output, traceback_in(output)
     finally:
         cluster.stop()
