@@ -18,6 +18,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import (
     ClusterDownError,
+    ClusterError,
     RedisClusterException,
     SlotNotCoveredError,
     TryAgainError,
@@ -43,9 +44,10 @@ def retry_policy() -> Retry:
 def outage(error: BaseException) -> bool:
     """Whether `error` says the store cannot be reached or did not answer in time (rather
     than that it refused this one command); on a cluster also that it is failing over or
-    moving a slot (CLUSTERDOWN, TRYAGAIN)."""
+    moving a slot (CLUSTERDOWN, TRYAGAIN: a command on keys of a slot whose keys are half
+    moved, which redis-py retries until its redirections run out, ClusterError)."""
     return isinstance(error, (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError,
-                              ClusterDownError, TryAgainError))
+                              ClusterDownError, TryAgainError, ClusterError))
 
 
 class ClusterUnreachable(RedisConnectionError):

@@ -233,13 +233,14 @@ class Writes(StoreBase):
             header["fresh_archive"] = True
         if write.answers is not None:
             header["answers"] = write.answers
-        keys = [*self._table_keys(table_id), k.answers(table_id)]
+        keys = self._table_keys(table_id)
         if together:
             keys += [k.index, k.deadlines(table_id), k.unwritten, k.retire, k.snapshot_due]
         try:
             result = await run_script(
                 self._write, self.runner,
-                [*keys, *bucket_keys],
+                [*keys, *bucket_keys,
+                 *([] if write.answers is None else [k.answers(table_id)])],
                 write_argv(
                     header,
                     write.data,

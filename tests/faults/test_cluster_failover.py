@@ -28,7 +28,7 @@ from redis.crc import key_slot
 from redis.exceptions import RedisError
 
 from app.live.keys import Keys
-from app.live.store import LiveStore, Write, connect, dumps
+from app.live.store import LiveStore, Write, connect, dumps, outage
 from tests.e2e.client import Message, autoplay
 from tests.e2e.game import seat_players
 from tests.faults.games import fault_env, played_fairly_to_the_end
@@ -205,12 +205,23 @@ async def test_a_table_whose_slot_moves_to_another_master_is_followed_there(
         slot = key_slot(keys.table(table_id).encode())
         source = cluster.master_of(keys.table(table_id))
         target = next(port for port in cluster.masters() if port != source)
+        # every key a write names exists (a round archived)
         assert await store.write(Write(table_id, 0, dumps({"n": 1}), 1,
                                        archive=[{"round": 1}])) == 1
+        # a table of the same slot whose round archive does not exist yet
+        young = next(t for t in (secrets.token_hex(8) for _ in range(200_000))
+                     if key_slot(keys.table(t).encode()) == slot)
+        assert await store.write(Write(young, 0, dumps({"n": 1}), 1)) == 1
         assert keys.table(table_id) in cluster.migrate_slot_keys(slot, source, target)
         # the keys are on the target, the slot not yet: the source answers ASK
         assert await store.write(Write(table_id, 1, dumps({"n": 2}), 1)) == 2
+        # a write whose keys are not all there is refused meanwhile (TRYAGAIN), as an
+        # outage is, and makes nothing
+        with pytest.raises(RedisError) as refused:
+            await store.write(Write(young, 1, dumps({"n": 2}), 1))
+        assert outage(refused.value), refused.value
         cluster.assign_slot(slot, target)
+        assert await store.write(Write(young, 1, dumps({"n": 2}), 1)) == 2
         assert cluster.cli(source, "hget", keys.table(table_id), "version").startswith("MOVED")
         # the slot is the target's: the source answers MOVED to the old map
         assert await store.write(Write(table_id, 2, dumps({"n": 3}), 1)) == 3

@@ -1,11 +1,13 @@
 -- One compare-and-set write of a table (app.live.writes), with everything that changes
 -- with it, and its announcement.
--- KEYS: the table, the table's round archive, the table's listeners, the requests its
--- writes carried out for other processes (relayed moves: request id -> version); then, where they
+-- KEYS: the table, the table's round archive, the table's listeners; then, where they
 -- share the table's node (one Redis; in a cluster the caller keeps them after, app.live.writes,
 -- and takes the charge before), the lobby index, the deadlines, the unwritten set, the
 -- retire set and the snapshot-due set (header: globals), and the buckets of the request's
--- charge (header: buckets; none: no charge).
+-- charge (header: buckets; none: no charge); last, when the write carries out a relayed
+-- request (header: answers), the table's record of those (request id -> version): named only
+-- then, since on a cluster whose slot is half moved a command naming a key that does not
+-- exist is refused (TRYAGAIN) and that record seldom does.
 -- ARGV (app.wire.bytes.write_argv): [1] the header, a JSON object of named values:
 --   expected (the version the writer read), table (its id), writer (the write's id),
 --   process (the writing process), created (ms: its place in the lobby index), listed,
@@ -33,29 +35,30 @@ if cur ~= h.expected then
   end
   return -1
 end
-local first_bucket = h.globals and 10 or 5
-if #KEYS >= first_bucket then
+local first_bucket = h.globals and 9 or 4
+local last_bucket = h.answers and #KEYS - 1 or #KEYS
+if last_bucket >= first_bucket then
   local buckets = {}
-  for i = first_bucket, #KEYS do buckets[#buckets + 1] = KEYS[i] end
+  for i = first_bucket, last_bucket do buckets[#buckets + 1] = KEYS[i] end
   local wait = take(buckets, h.buckets)
   if wait > 0 then return -2 - wait end
 end
 local v = cur + 1
 redis.call('HSET', KEYS[1], 'version', v, 'data', ARGV[2], 'writer', h.writer)
 if h.globals then
-  if h.listed then redis.call('ZADD', KEYS[5], 'NX', h.created, h.table) end
+  if h.listed then redis.call('ZADD', KEYS[4], 'NX', h.created, h.table) end
   if h.deadline then
-    redis.call('ZADD', KEYS[6], h.deadline, h.table)
+    redis.call('ZADD', KEYS[5], h.deadline, h.table)
   else
-    redis.call('ZREM', KEYS[6], h.table)
+    redis.call('ZREM', KEYS[5], h.table)
   end
-  if h.finished then redis.call('SADD', KEYS[7], h.table) end
-  if h.retire_at then redis.call('ZADD', KEYS[8], h.retire_at, h.table) end
-  if h.snapshot then redis.call('SADD', KEYS[9], h.table) end
+  if h.finished then redis.call('SADD', KEYS[6], h.table) end
+  if h.retire_at then redis.call('ZADD', KEYS[7], h.retire_at, h.table) end
+  if h.snapshot then redis.call('SADD', KEYS[8], h.table) end
 end
 if h.answers then
-  redis.call('HSET', KEYS[4], h.answers, v)
-  redis.call('PEXPIRE', KEYS[4], 60000)
+  redis.call('HSET', KEYS[#KEYS], h.answers, v)
+  redis.call('PEXPIRE', KEYS[#KEYS], 60000)
 end
 if h.fresh_archive then redis.call('DEL', KEYS[2]) end
 for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
