@@ -91,6 +91,8 @@ class LiveStore(Writes, Reads, Presence, Deadlines, Housekeeping, Outages):
         self._write = register(client, "write")
         self._delete = register(client, "delete")
         self._claim = register(client, "claim")
+        self._drop = register(client, "deadline_drop")
+        self._claimed = {}
         self._retire = register(client, "retire")
         self._resume = register(client, "resume")
         self._presence = register(client, "presence")

@@ -60,6 +60,27 @@ async def test_only_one_of_many_concurrent_writes_of_a_version_wins(store: LiveS
     assert current is not None and current.version == 2 and current.state == state(winners[0])
 
 
+async def test_a_claimed_deadline_dropped_after_a_write_set_a_new_one_keeps_the_new_one(
+    store: LiveStore,
+) -> None:
+    """The clock claims a table's deadline, finds nothing to do and drops it (the game is
+    over); a write that set the table a new deadline meanwhile (a courtyard's next game,
+    waiting for a player) keeps its deadline, or nothing would ever look at the table."""
+    tid, done = secrets.token_hex(4), secrets.token_hex(4)
+    await store.write(Write(tid, 0, data(0), 1, deadline_ms=1000))
+    await store.write(Write(done, 0, data(0), 1, deadline_ms=1000))
+    assert sorted(await store.claim_deadlines(5000, 1000)) == sorted([tid, done])
+    await store.write(Write(tid, 1, data(1), 1, deadline_ms=10**13))  # meanwhile
+    assert not await store.drop_deadline(tid)
+    assert await store.deadline_of(tid) == 10**13
+    assert await store.drop_deadline(done)  # nobody wrote: the claimed entry goes
+    assert await store.deadline_of(done) is None
+    # Not claimed here: only a due entry is dropped (the scores are epoch ms).
+    assert not await store.drop_deadline(tid)
+    await store.write(Write(tid, 2, data(2), 1, deadline_ms=2000))
+    assert await store.drop_deadline(tid)
+
+
 async def test_each_expired_deadline_is_claimed_once_and_returns_after_its_lease(
     store: LiveStore,
 ) -> None:
