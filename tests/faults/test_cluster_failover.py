@@ -19,6 +19,7 @@ import contextlib
 import random
 import secrets
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import cast
 
@@ -30,12 +31,23 @@ from redis.exceptions import RedisError
 from app.live.keys import Keys
 from app.live.store import LiveStore, Write, connect, dumps, outage
 from tests.e2e.client import Message, autoplay
-from tests.e2e.game import seat_players
+from tests.e2e.game import Seated, seat_players
 from tests.faults.games import fault_env, played_fairly_to_the_end
 from tests.faults.gate import RedisGate
 from tests.faults.stores import PrivateCluster
 from tests.faults.test_store_faults import current
-from tests.servers import run_server
+from tests.servers import Server, run_server
+
+
+@contextlib.asynccontextmanager
+async def a_game_on(cluster: PrivateCluster, pg_url: str, tmp_path: Path
+                    ) -> AsyncIterator[tuple[Keys, Server, Server, Seated]]:
+    """Two server processes on `cluster`, and a game of two begun, a seat on each."""
+    env = fault_env(pg_url, cluster.url)
+    with run_server(env, log_dir=tmp_path) as first, \
+            run_server(env, log_dir=tmp_path) as second:
+        seated = await seat_players([first, second], seats=2, turn_seconds=60)
+        yield Keys(env["DOMINO_REDIS_PREFIX"]), first, second, seated
 
 
 def traceback_in(output: str) -> str:
@@ -50,11 +62,7 @@ async def test_a_master_killed_mid_game_hands_over_to_its_replica_and_loses_no_m
     cluster = PrivateCluster(tmp_path)
     cluster.start()
     try:
-        env = fault_env(pg_url, cluster.url)
-        keys = Keys(env["DOMINO_REDIS_PREFIX"])
-        with run_server(env, log_dir=tmp_path) as first, \
-                run_server(env, log_dir=tmp_path) as second:
-            seated = await seat_players([first, second], seats=2, turn_seconds=60)
+        async with a_game_on(cluster, pg_url, tmp_path) as (keys, first, second, seated):
             before = await current(first, seated.table_id)
             seat = before["view"]["turn"]
             mine = await seated.players[seat].request(
@@ -246,11 +254,7 @@ async def test_a_table_whose_slot_moves_mid_game_is_played_on_to_its_end(
     cluster = PrivateCluster(tmp_path, replicas=False)
     cluster.start()
     try:
-        env = fault_env(pg_url, cluster.url)
-        keys = Keys(env["DOMINO_REDIS_PREFIX"])
-        with run_server(env, log_dir=tmp_path) as first, \
-                run_server(env, log_dir=tmp_path) as second:
-            seated = await seat_players([first, second], seats=2, turn_seconds=60)
+        async with a_game_on(cluster, pg_url, tmp_path) as (keys, first, second, seated):
             table_id = seated.table_id
             rng = random.Random(11)
             halfway = await asyncio.gather(*(
