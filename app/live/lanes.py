@@ -98,16 +98,16 @@ class ClusterLanes:
                 retry=self._retry)
         return lane
 
-    def _refresh_soon(self) -> None:
-        if self._refreshing is None or self._refreshing.done():
-            self._refreshing = asyncio.create_task(self._read_map(False),
-                                                   name="live-lanes-refresh")
-
-    async def _refresh(self, *, force: bool) -> None:
+    def _refresh_soon(self, force: bool = False) -> asyncio.Task[None]:
+        """The map read again (one reading at a time; `force`: even within
+        `REFRESH_SECONDS` of the last, after waiting out the rest of them)."""
         if self._refreshing is None or self._refreshing.done():
             self._refreshing = asyncio.create_task(self._read_map(force),
                                                    name="live-lanes-refresh")
-        await asyncio.shield(self._refreshing)
+        return self._refreshing
+
+    async def _refresh(self, *, force: bool) -> None:
+        await asyncio.shield(self._refresh_soon(force))
 
     async def _read_map(self, force: bool) -> None:
         wait = self._refreshed_at + REFRESH_SECONDS - time.monotonic()
